@@ -1,0 +1,5 @@
+export { dataError, describeError, isPkgError, oneLine, PkgError, usageError } from "./errors.js";
+export { ExitCode, exitCodeName } from "./exit-codes.js";
+export { type Logger, silentLogger, stderrLogger } from "./log.js";
+export { runMain } from "./main.js";
+export { redact, registerSecret } from "./secrets.js";

@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    // Workspace packages export their TypeScript sources under the "source" condition,
+    // so tests run against the code as written, without a build.
+    conditions: ["source"],
+  },
+  test: {
+    pool: "threads",
+    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
