@@ -1,0 +1,99 @@
+import { ExitCode, PkgError } from "@pkg/common";
+import { parseDigest } from "./digest.js";
+
+/** `<registry-host>[:port]/<repository>[:<tag>][@<digest>]`, parsed. */
+export interface Reference {
+  /** Host and optional port as written (`registry.example.com`, `localhost:5000`, `[::1]:5000`). */
+  registry: string;
+  repository: string;
+  tag?: string;
+  digest?: string;
+}
+
+const hostLabel = "(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9])";
+const hostPattern = new RegExp(`^(?:${hostLabel}(?:\\.${hostLabel})*|\\[[0-9A-Fa-f:.]+\\])(?::[0-9]{1,5})?$`);
+const pathComponentPattern = /^[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*$/;
+const tagPattern = /^[\w][\w.-]{0,127}$/;
+const MAX_REPOSITORY_LENGTH = 255;
+
+export function isValidTag(tag: string): boolean {
+  return tagPattern.test(tag);
+}
+
+export function isValidRepository(repository: string): boolean {
+  return (
+    repository.length > 0 &&
+    repository.length <= MAX_REPOSITORY_LENGTH &&
+    repository.split("/").every((part) => pathComponentPattern.test(part))
+  );
+}
+
+/** A first path segment names a registry when it has a dot or a port, or is `localhost`. */
+function looksLikeRegistry(segment: string): boolean {
+  return segment.includes(".") || segment.includes(":") || segment.startsWith("[") || segment === "localhost";
+}
+
+export function isValidRegistryHost(host: string): boolean {
+  const port = /:([0-9]+)$/.exec(host)?.[1];
+  if (port !== undefined && Number(port) > 65535) return false;
+  return hostPattern.test(host);
+}
+
+/** Parses a reference or throws a usage error (exit 64) saying what is wrong. */
+export function parseReference(input: string): Reference {
+  const fail = (reason: string, echo = true): never => {
+    throw new PkgError(ExitCode.Usage, echo ? `invalid reference "${input}": ${reason}` : `invalid reference: ${reason}`);
+  };
+  if (input.length === 0) fail("empty");
+  if (/\s/.test(input)) fail("contains whitespace");
+  if (input.includes("://")) fail("must not start with a URL scheme; write <registry-host>/<repository>[:<tag>]");
+
+  let rest = input;
+  let digest: string | undefined;
+  const at = rest.indexOf("@");
+  if (at >= 0) {
+    digest = rest.slice(at + 1);
+    rest = rest.slice(0, at);
+    // `user:secret@host/repo` must never be echoed back
+    if (digest.includes("/")) fail("must not contain credentials (user@host)", false);
+    if (!parseDigest(digest)) fail(`digest "${digest}" is not sha256:<64 hex digits>`);
+  }
+
+  const slash = rest.indexOf("/");
+  if (slash < 0) fail("must start with a registry host (<host>[:port]/<repository>)");
+  const registry = rest.slice(0, slash);
+  let path = rest.slice(slash + 1);
+  if (!looksLikeRegistry(registry)) {
+    fail(`"${registry}" is not a registry host (needs a dot, a port, or localhost); the registry is mandatory`);
+  }
+  if (!isValidRegistryHost(registry)) fail(`"${registry}" is not a valid host[:port]`);
+
+  let tag: string | undefined;
+  const colon = path.lastIndexOf(":");
+  if (colon >= 0) {
+    tag = path.slice(colon + 1);
+    path = path.slice(0, colon);
+    if (!isValidTag(tag)) fail(`tag "${tag}" must match [A-Za-z0-9_][A-Za-z0-9_.-]{0,127}`);
+  }
+  if (path.length === 0) fail("repository is missing");
+  if (path.length > MAX_REPOSITORY_LENGTH) fail(`repository is longer than ${MAX_REPOSITORY_LENGTH} characters`);
+  for (const part of path.split("/")) {
+    if (part.length === 0) fail("repository has an empty path component");
+    if (!pathComponentPattern.test(part)) {
+      fail(
+        `repository component "${part}" must be lowercase letters and digits separated by ".", "_", "__" or "-"`,
+      );
+    }
+  }
+
+  const reference: Reference = { registry, repository: path };
+  if (tag !== undefined) reference.tag = tag;
+  if (digest !== undefined) reference.digest = digest;
+  return reference;
+}
+
+export function formatReference(reference: Reference): string {
+  const tag = reference.tag === undefined ? "" : `:${reference.tag}`;
+  const digest = reference.digest === undefined ? "" : `@${reference.digest}`;
+  return `${reference.registry}/${reference.repository}${tag}${digest}`;
+}

@@ -1,0 +1,36 @@
+import { Command, Option } from "@commander-js/extra-typings";
+import { parseFormat, printJson, stderrLogger } from "@pkg/common";
+import { parseReference } from "@pkg/oci";
+import { detectHostPlatform, hostFromPlatformKey } from "../../platform/host.js";
+import { pullPackage } from "../../pull/pull.js";
+import { layoutOptionHelp, openTarget } from "../target.js";
+
+export function pullCommand() {
+  return new Command("pull")
+    .description("Fetch a package for one platform, verify every digest and extract it into a new directory.")
+    .argument("<reference>", "REGISTRY/REPOSITORY:TAG or REGISTRY/REPOSITORY@sha256:...")
+    .requiredOption("-o, --output <dir>", "directory to create: OUT/content holds the package, OUT/metadata.json its metadata")
+    .option("-p, --platform <key>", "platform key to select (default: this host), e.g. linux/arm64+libc.musl")
+    .addOption(
+      new Option("--libc <flavor>", "host libc the entry's os.features must match (default: detected, or the key's +libc)").choices([
+        "glibc",
+        "musl",
+      ] as const),
+    )
+    .option("--layout <dir>", layoutOptionHelp)
+    .option("--format <format>", "output: text or json", parseFormat, "text" as const)
+    .action(async (ref, options) => {
+      const log = stderrLogger({ quiet: options.format === "json" });
+      const reference = parseReference(ref);
+      const host =
+        options.platform === undefined ? detectHostPlatform(options.libc) : hostFromPlatformKey(options.platform, options.libc);
+      const report = await pullPackage({
+        target: openTarget(reference, options.layout),
+        reference: reference.digest ?? reference.tag ?? "latest",
+        host,
+        outDir: options.output,
+      });
+      if (options.format === "json") printJson(report);
+      else log.info(`pulled ${report.repository}@${report.manifestDigest} (${report.platform}) into ${report.outDir}`);
+    });
+}

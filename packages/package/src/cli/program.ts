@@ -1,0 +1,29 @@
+import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { createCommand } from "./commands/create.js";
+import { describeCommand } from "./commands/describe.js";
+import { pullCommand } from "./commands/pull.js";
+import { pushCommand } from "./commands/push.js";
+import { tagsCommand } from "./commands/tags.js";
+import { TOOL_VERSION } from "../version-info.js";
+
+export function buildProgram(): CommandUnknownOpts {
+  const program = new Command("pkg")
+    .description("Create, publish and fetch pkg packages: tool releases as OCI artifacts.")
+    .version(TOOL_VERSION)
+    .addHelpText(
+      "after",
+      `
+Registry credentials come from PKG_AUTH_<HOST>_TYPE/_USER/_TOKEN, then ~/.netrc (or $NETRC),
+then Docker's config.json; never from the command line.
+Exit codes: 0 ok, 1 failed, 64 usage, 65 bad input, 69 registry unavailable,
+74 I/O error, 75 transient registry failure (retry), 80 authentication rejected.`,
+    );
+  const pkg = new Command("package").description("Work with packages.");
+  pkg.addCommand(createCommand());
+  pkg.addCommand(pushCommand());
+  pkg.addCommand(describeCommand());
+  pkg.addCommand(pullCommand());
+  pkg.addCommand(tagsCommand());
+  program.addCommand(pkg);
+  return program;
+}

@@ -1,0 +1,36 @@
+import type { ImageManifest, Target } from "@pkg/oci";
+import pLimit from "p-limit";
+import { formatPlatform } from "../platform/index.js";
+import { asImageIndex } from "../push/index-merge.js";
+
+export interface TagRow {
+  tag: string;
+  digest: string;
+  /** `index` for a package tag, else the artifact type of the single manifest behind it. */
+  kind: string;
+  platforms: string[];
+}
+
+const FETCH_CONCURRENCY = 8;
+
+/** Every tag of a repository with what it points at, in tag order. */
+export async function listTagPlatforms(target: Target): Promise<TagRow[]> {
+  const tags = (await target.listTags()).sort();
+  const limit = pLimit(FETCH_CONCURRENCY);
+  const rows = await Promise.all(
+    tags.map((tag) =>
+      limit(async (): Promise<TagRow | undefined> => {
+        const stored = await target.fetchManifest(tag);
+        if (!stored) return undefined; // deleted between the listing and the read
+        const index = asImageIndex(stored.bytes);
+        if (index) {
+          const platforms = index.manifests.flatMap((m) => (m.platform ? [formatPlatform(m.platform)] : []));
+          return { tag, digest: stored.descriptor.digest, kind: "index", platforms };
+        }
+        const manifest = JSON.parse(stored.bytes.toString("utf8")) as Partial<ImageManifest>;
+        return { tag, digest: stored.descriptor.digest, kind: manifest.artifactType ?? "manifest", platforms: [] };
+      }),
+    ),
+  );
+  return rows.filter((row): row is TagRow => row !== undefined);
+}

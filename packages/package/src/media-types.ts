@@ -1,0 +1,14 @@
+/** The media types that make an OCI artifact a pkg package or a package description. */
+export const PackageMediaType = {
+  Artifact: "application/vnd.pkg.package.v1",
+  Config: "application/vnd.pkg.package.v1+json",
+  LayerZstd: "application/vnd.oci.image.layer.v1.tar+zstd",
+  LayerXz: "application/vnd.oci.image.layer.v1.tar+xz",
+  DescriptionArtifact: "application/vnd.pkg.description.v1",
+  Readme: "text/markdown",
+  LogoSvg: "image/svg+xml",
+  LogoPng: "image/png",
+} as const;
+
+/** The tag under which a repository's description (README and logo) is published. */
+export const DESCRIPTION_TAG = "__pkg.desc";

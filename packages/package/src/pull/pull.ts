@@ -1,0 +1,103 @@
+import { createWriteStream } from "node:fs";
+import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { dataError, usageError } from "@pkg/common";
+import { type Descriptor, type ImageManifest, MediaType, type Target } from "@pkg/oci";
+import { extractBundle } from "../bundle/index.js";
+import { PackageMediaType } from "../media-types.js";
+import { type HostPlatform, formatPlatform, selectPlatformEntry } from "../platform/index.js";
+import { asImageIndex } from "../push/index-merge.js";
+import { mergeTree } from "./merge-tree.js";
+
+export interface PullRequest {
+  target: Target;
+  /** Tag or digest. */
+  reference: string;
+  host: HostPlatform;
+  outDir: string;
+}
+
+export interface PullReport {
+  repository: string;
+  reference: string;
+  platform: string;
+  manifestDigest: string;
+  outDir: string;
+  layers: number;
+}
+
+/**
+ * Materialises a package: picks the image-index entry for the host (honouring `os.features`
+ * against its libc), verifies every blob, and writes `OUT/metadata.json` and `OUT/content/`.
+ * Everything is staged beside OUT and renamed into place only when complete.
+ */
+export async function pullPackage(request: PullRequest): Promise<PullReport> {
+  const { target } = request;
+  await refuseNonEmpty(request.outDir);
+  const top = await target.fetchManifest(request.reference);
+  if (!top) throw dataError(`${target.displayName}:${request.reference} not found`);
+  let manifestDescriptor: Descriptor = top.descriptor;
+  let manifestBytes = top.bytes;
+  const index = asImageIndex(top.bytes);
+  if (index) {
+    const entry = selectPlatformEntry(index.manifests, request.host);
+    if (!entry) {
+      const offered = index.manifests.map((m) => (m.platform ? formatPlatform(m.platform) : "?")).join(", ");
+      throw dataError(
+        `${target.displayName}:${request.reference} has no entry for ${formatHost(request.host)} (it has: ${offered || "none"})`,
+      );
+    }
+    const fetched = await target.fetchManifest(entry.digest);
+    if (!fetched) throw dataError(`${target.displayName}@${entry.digest}: manifest missing from the repository`);
+    manifestDescriptor = entry;
+    manifestBytes = fetched.bytes;
+  }
+  const manifest = JSON.parse(manifestBytes.toString("utf8")) as ImageManifest;
+  if (manifest.mediaType !== MediaType.ImageManifest || manifest.config?.mediaType !== PackageMediaType.Config) {
+    throw dataError(`${target.displayName}:${request.reference} is not a pkg package`);
+  }
+
+  await mkdir(dirname(request.outDir), { recursive: true });
+  const staging = await mkdtemp(join(dirname(request.outDir), `.${basename(request.outDir)}.pull-`));
+  try {
+    await pipeline(await target.fetchBlob(manifest.config.digest), createWriteStream(join(staging, "metadata.json")));
+    const content = join(staging, "content");
+    await mkdir(content);
+    for (const [i, layer] of manifest.layers.entries()) {
+      const file = join(staging, `layer-${i}`);
+      await pipeline(await target.fetchBlob(layer.digest), createWriteStream(file));
+      const tree = join(staging, `tree-${i}`);
+      await extractBundle(file, tree, { expectedDigest: layer.digest });
+      await rm(file);
+      await mergeTree(tree, content);
+      await rm(tree, { recursive: true, force: true });
+    }
+    await writeFile(join(staging, "manifest.json"), manifestBytes);
+    await rm(request.outDir, { recursive: true, force: true });
+    await rename(staging, request.outDir);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    repository: target.displayName,
+    reference: request.reference,
+    platform: manifestDescriptor.platform ? formatPlatform(manifestDescriptor.platform) : formatHost(request.host),
+    manifestDigest: manifestDescriptor.digest,
+    outDir: request.outDir,
+    layers: manifest.layers.length,
+  };
+}
+
+function formatHost(host: HostPlatform): string {
+  return `${host.os}/${host.architecture}${host.variant ? `/${host.variant}` : ""}${host.libc ? ` (${host.libc})` : ""}`;
+}
+
+async function refuseNonEmpty(dir: string): Promise<void> {
+  const info = await stat(dir).catch(() => undefined);
+  if (!info) return;
+  if (!info.isDirectory() || (await readdir(dir)).length > 0) {
+    throw usageError(`${dir} exists and is not empty; name a new directory with -o`);
+  }
+}

@@ -1,0 +1,51 @@
+import { type Descriptor, type ImageIndex, MediaType, type Platform } from "@pkg/oci";
+import { PackageMediaType } from "../media-types.js";
+
+/** Platform equality for "replace the entry with an equal platform" (features compared as sets). */
+export type PlatformEquality = (a: Platform, b: Platform) => boolean;
+
+/**
+ * The tag's image index after publishing `entry`: the entry with an equal platform is replaced,
+ * every other platform is kept, and `annotations` are merged over the index's own (a key given
+ * replaces that key only). Entries stay sorted by platform so the bytes do not depend on the order
+ * in which platforms were pushed.
+ */
+export function mergeIntoIndex(
+  existing: ImageIndex | undefined,
+  entry: Descriptor & { platform: Platform },
+  annotations: Record<string, string>,
+  equal: PlatformEquality,
+): ImageIndex {
+  const kept = (existing?.manifests ?? []).filter((m) => !(m.platform && equal(m.platform, entry.platform)));
+  const manifests = [...kept, entry].sort((a, b) => platformSortKey(a).localeCompare(platformSortKey(b)));
+  const merged = { ...(existing?.annotations ?? {}), ...annotations };
+  const index: ImageIndex = {
+    schemaVersion: 2,
+    mediaType: MediaType.ImageIndex,
+    artifactType: PackageMediaType.Artifact,
+    manifests,
+  };
+  if (Object.keys(merged).length > 0) index.annotations = sortedRecord(merged);
+  return index;
+}
+
+function platformSortKey(descriptor: Descriptor): string {
+  const p = descriptor.platform;
+  if (!p) return `~${descriptor.digest}`;
+  const features = [...(p["os.features"] ?? [])].sort().join(",");
+  return [p.os, p.architecture, p.variant ?? "", p["os.version"] ?? "", features, descriptor.digest].join("\u0000");
+}
+
+function sortedRecord(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Parses index bytes fetched from a target; anything but an image index is a data error for the caller. */
+export function asImageIndex(bytes: Buffer): ImageIndex | undefined {
+  const doc = JSON.parse(bytes.toString("utf8")) as { mediaType?: string; manifests?: unknown };
+  if (!Array.isArray(doc.manifests)) return undefined;
+  if (doc.mediaType !== undefined && doc.mediaType !== MediaType.ImageIndex && doc.mediaType !== MediaType.DockerManifestList) {
+    return undefined;
+  }
+  return doc as ImageIndex;
+}

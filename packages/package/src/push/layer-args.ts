@@ -1,0 +1,71 @@
+import { createReadStream } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { dataError, usageError } from "@pkg/common";
+import type { BlobSource } from "@pkg/oci";
+import { PackageMediaType } from "../media-types.js";
+
+/** A layer named on the command line: `file` or `file:from=<repository>`. */
+export interface LayerArg {
+  path: string;
+  /** Repository to try a cross-repository mount from before uploading. */
+  mountFrom?: string;
+}
+
+const REPOSITORY = /^[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*)*$/;
+
+export function parseLayerArg(arg: string): LayerArg {
+  const at = arg.lastIndexOf(":from=");
+  if (at < 0) return { path: arg };
+  const path = arg.slice(0, at);
+  const mountFrom = arg.slice(at + ":from=".length);
+  if (path === "") throw usageError(`layer ${JSON.stringify(arg)} names no file before :from=`);
+  if (!REPOSITORY.test(mountFrom)) {
+    throw usageError(`layer ${JSON.stringify(arg)}: ${JSON.stringify(mountFrom)} is not a repository path`);
+  }
+  return { path, mountFrom };
+}
+
+const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
+const XZ_MAGIC = Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]);
+
+/** The layer media type, read from the file's leading bytes (the extension may lie). */
+async function layerMediaType(path: string): Promise<string> {
+  const handle = await open(path, "r");
+  try {
+    const head = Buffer.alloc(6);
+    const { bytesRead } = await handle.read(head, 0, 6, 0);
+    if (bytesRead >= 4 && head.subarray(0, 4).equals(ZSTD_MAGIC)) return PackageMediaType.LayerZstd;
+    if (bytesRead >= 6 && head.equals(XZ_MAGIC)) return PackageMediaType.LayerXz;
+  } finally {
+    await handle.close();
+  }
+  throw dataError(`${path}: not a tar+zstd or tar+xz bundle (create one with \`pkg package create\`)`);
+}
+
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return `sha256:${hash.digest("hex")}`;
+}
+
+export interface LocalLayer {
+  arg: LayerArg;
+  mediaType: string;
+  source: BlobSource;
+}
+
+/** Reads a layer file once to learn its digest, size and type; missing or odd files are data errors. */
+export async function readLocalLayer(arg: LayerArg): Promise<LocalLayer> {
+  const info = await stat(arg.path).catch(() => {
+    throw dataError(`layer ${arg.path}: no such file`);
+  });
+  if (!info.isFile()) throw dataError(`layer ${arg.path}: not a regular file`);
+  const mediaType = await layerMediaType(arg.path);
+  const digest = await sha256File(arg.path);
+  return {
+    arg,
+    mediaType,
+    source: { digest, size: info.size, open: () => createReadStream(arg.path, { highWaterMark: 1 << 20 }) },
+  };
+}
