@@ -1,5 +1,7 @@
 /** The user and password of an `Authorization: Basic` header, or undefined when there is none. */
-export function parseBasicAuthorization(header: string | undefined): { username: string; password: string } | undefined {
+export function parseBasicAuthorization(
+  header: string | undefined,
+): { username: string; password: string } | undefined {
   const match = header?.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
   if (!match?.[1]) return undefined;
   const decoded = Buffer.from(match[1], "base64").toString("utf8");

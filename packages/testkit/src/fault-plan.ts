@@ -2,8 +2,10 @@ import type { RecordedRequest } from "./recorded-request.js";
 
 /**
  * What the proxy does with one request: forward it; close the client connection without a
- * response; forward it and cut the connection part-way through the response body; answer
- * itself with a status (the upstream never sees the request); or wait, then forward.
+ * response; forward it and cut the connection part-way through the response body (a response
+ * without a body is cut before its head, after the upstream has acted on the request); answer
+ * itself with a status, after reading the request body (the upstream never sees the request);
+ * or wait, then forward.
  */
 export type FaultAction =
   | "pass"

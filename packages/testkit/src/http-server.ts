@@ -12,7 +12,8 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+/** Its result is awaited; any value is accepted so that `(req, res) => res.end(...)` type-checks. */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 /** Answers a handler that threw with a 500 carrying its message, so the test sees the failure. */
 function guard(handler: RequestHandler): RequestHandler {
@@ -21,7 +22,11 @@ function guard(handler: RequestHandler): RequestHandler {
       await handler(req, res);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(500, { "content-type": "text/plain" });
       res.end(`test server handler failed: ${message}\n`);
     }
   };
@@ -35,7 +40,10 @@ export async function createLoopbackServer(handler: RequestHandler, tls?: TestCa
 }
 
 /** A loopback HTTP(S) server around a handler, logging every request it receives. */
-export async function startHttpServer(handler: RequestHandler, options: { tls?: TestCa } = {}): Promise<TestServer> {
+export async function startHttpServer(
+  handler: RequestHandler,
+  options: { tls?: TestCa } = {},
+): Promise<TestServer> {
   const requests: RecordedRequest[] = [];
   const guarded = guard(handler);
   const server = await createLoopbackServer((req, res) => {

@@ -1,6 +1,11 @@
-export { createTestCa, type IssuedCert, type TestCa } from "./test-ca.js";
+export type { FaultAction, FaultPlan } from "./fault-plan.js";
+export { type FaultProxy, startFaultProxy } from "./fault-proxy.js";
 export { type RequestHandler, startHttpServer, type TestServer } from "./http-server.js";
+export { type RandomFaultOptions, randomFaults } from "./random-faults.js";
 export type { RecordedRequest } from "./recorded-request.js";
 export { type RegistryAuth, type RunningRegistry, startRegistry } from "./registry.js";
 export type { RegistryUser } from "./registry-user.js";
+export { type CommandResult, runCommand } from "./run-command.js";
+export { type SentResponse, sendRequest } from "./send-request.js";
 export { type TempDir, tempDir } from "./temp-dir.js";
+export { createTestCa, type IssuedCert, type TestCa } from "./test-ca.js";

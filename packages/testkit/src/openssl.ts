@@ -58,7 +58,17 @@ export async function signedLeafCert(
   const csrPath = join(dir, `${name}.csr`);
   const extPath = join(dir, `${name}.ext`);
   await writeFile(extPath, `${extensions.join("\n")}\n`);
-  await runCommand(OPENSSL, ["req", "-new", ...EC_KEY, "-keyout", keyPath, "-out", csrPath, "-subj", subject]);
+  await runCommand(OPENSSL, [
+    "req",
+    "-new",
+    ...EC_KEY,
+    "-keyout",
+    keyPath,
+    "-out",
+    csrPath,
+    "-subj",
+    subject,
+  ]);
   await runCommand(OPENSSL, [
     "x509",
     "-req",

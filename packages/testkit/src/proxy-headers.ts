@@ -30,7 +30,11 @@ export function endToEndHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeade
 }
 
 /** Points absolute `Location` and `Link` URLs at the upstream back at the proxy. */
-export function rewriteUpstreamUrls(headers: OutgoingHttpHeaders, upstreamOrigin: string, proxyOrigin: string): void {
+export function rewriteUpstreamUrls(
+  headers: OutgoingHttpHeaders,
+  upstreamOrigin: string,
+  proxyOrigin: string,
+): void {
   for (const name of ["location", "link"]) {
     const value = headers[name];
     if (typeof value === "string") headers[name] = value.split(upstreamOrigin).join(proxyOrigin);

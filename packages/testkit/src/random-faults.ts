@@ -37,7 +37,9 @@ function errorBody(code: string): string {
 }
 
 function checkProbabilities(options: RandomFaultOptions): void {
-  const values = [options.drop, options.serverError, options.tooManyRequests, options.slow].map((p) => p ?? 0);
+  const values = [options.drop, options.serverError, options.tooManyRequests, options.slow].map(
+    (p) => p ?? 0,
+  );
   if (values.some((p) => !(p >= 0 && p <= 1)) || values.reduce((a, b) => a + b, 0) > 1) {
     throw new PkgError(ExitCode.Usage, "fault probabilities must each lie in [0, 1] and sum to at most 1");
   }

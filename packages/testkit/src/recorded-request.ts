@@ -10,8 +10,16 @@ export interface RecordedRequest {
 }
 
 /** Appends the request to the log; its status is filled in once the response is sent. */
-export function recordRequest(log: RecordedRequest[], req: IncomingMessage, res: ServerResponse): RecordedRequest {
-  const entry: RecordedRequest = { method: req.method ?? "", url: req.url ?? "", headers: { ...req.headers } };
+export function recordRequest(
+  log: RecordedRequest[],
+  req: IncomingMessage,
+  res: ServerResponse,
+): RecordedRequest {
+  const entry: RecordedRequest = {
+    method: req.method ?? "",
+    url: req.url ?? "",
+    headers: { ...req.headers },
+  };
   log.push(entry);
   res.once("finish", () => {
     entry.status = res.statusCode;

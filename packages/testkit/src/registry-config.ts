@@ -19,7 +19,12 @@ function authSection(auth: RegistryAuthConfig): Record<string, unknown> | undefi
       return { htpasswd: { realm: "pkg-testkit", path: auth.path } };
     case "token":
       return {
-        token: { realm: auth.realm, service: auth.service, issuer: auth.issuer, rootcertbundle: auth.rootCertBundle },
+        token: {
+          realm: auth.realm,
+          service: auth.service,
+          issuer: auth.issuer,
+          rootcertbundle: auth.rootCertBundle,
+        },
       };
   }
 }

@@ -31,7 +31,10 @@ export interface LaunchOptions {
 
 async function logTail(logPath: string): Promise<string> {
   const text = await readFile(logPath, "utf8").catch(() => "");
-  const tail = text.trim().slice(-LOG_TAIL_CHARS).replace(/\s*\n\s*/g, " | ");
+  const tail = text
+    .trim()
+    .slice(-LOG_TAIL_CHARS)
+    .replace(/\s*\n\s*/g, " | ");
   return tail || "(empty log)";
 }
 
@@ -52,7 +55,11 @@ function answers(port: number, caPem: string | undefined): Promise<boolean> {
 
 type Outcome = "ready" | "exited" | "timeout";
 
-async function waitUntilReady(child: ChildProcess, port: number, caPem: string | undefined): Promise<Outcome> {
+async function waitUntilReady(
+  child: ChildProcess,
+  port: number,
+  caPem: string | undefined,
+): Promise<Outcome> {
   const exited = new Promise<Outcome>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve("exited");
     child.once("exit", () => resolve("exited"));
@@ -91,7 +98,8 @@ async function launchOnce(options: LaunchOptions, port: number): Promise<Registr
   await stopChild(child);
   const tail = await logTail(logPath);
   if (outcome === "exited" && tail.includes("address already in use")) return "port-taken";
-  const what = outcome === "exited" ? "exited before it was ready" : `was not ready within ${READY_TIMEOUT_MS} ms`;
+  const what =
+    outcome === "exited" ? "exited before it was ready" : `was not ready within ${READY_TIMEOUT_MS} ms`;
   throw new PkgError(ExitCode.Unavailable, `docker-registry ${what}: ${tail}`);
 }
 

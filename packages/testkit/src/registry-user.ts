@@ -10,7 +10,10 @@ export interface RegistryUser {
 export function registryUser(given: RegistryUser | undefined): RegistryUser {
   const user = given ?? { username: "pkg-test", password: randomBytes(12).toString("hex") };
   if (user.username === "" || user.username.includes(":")) {
-    throw new PkgError(ExitCode.Usage, `registry user name "${user.username}" must be non-empty and free of ':'`);
+    throw new PkgError(
+      ExitCode.Usage,
+      `registry user name "${user.username}" must be non-empty and free of ':'`,
+    );
   }
   registerSecret(user.password);
   return user;

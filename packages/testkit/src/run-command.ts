@@ -13,7 +13,11 @@ export function runCommand(
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -29,7 +33,7 @@ export function runCommand(
       if (code === 0) resolve({ stdout, stderr });
       else {
         const status = signal ? `signal ${signal}` : `exit ${code}`;
-        reject(new PkgError(ExitCode.Failed, `${command} ${args[0] ?? ""} failed (${status}): ${stderr.trim().slice(-500)}`));
+        reject(new PkgError(ExitCode.Failed, `${command} failed (${status}): ${stderr.trim().slice(-500)}`));
       }
     });
   });

@@ -47,7 +47,10 @@ export async function createTestCa(): Promise<TestCa> {
         ],
         ca,
       );
-      const [leafPem, keyPem] = await Promise.all([readFile(leaf.certPath, "utf8"), readFile(leaf.keyPath, "utf8")]);
+      const [leafPem, keyPem] = await Promise.all([
+        readFile(leaf.certPath, "utf8"),
+        readFile(leaf.keyPath, "utf8"),
+      ]);
       return { certPem: leafPem, keyPem, ...leaf };
     },
     remove: () => dir.remove(),

@@ -30,13 +30,19 @@ function pemToX5c(pem: string): string {
     .trim();
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }
 
 function sendError(res: ServerResponse, status: number, code: string, message: string): void {
-  const challenge: Record<string, string> = status === 401 ? { "www-authenticate": 'Basic realm="pkg-testkit"' } : {};
+  const challenge: Record<string, string> =
+    status === 401 ? { "www-authenticate": 'Basic realm="pkg-testkit"' } : {};
   sendJson(res, status, { errors: [{ code, message }] }, challenge);
 }
 
@@ -54,7 +60,10 @@ export async function startTokenServer(options: {
 }): Promise<TokenServer> {
   const { user, service, issuer } = options;
   const signing = await selfSignedCert(options.dir, "token-signing", `/CN=${issuer}`, []);
-  const [certPem, keyPem] = await Promise.all([readFile(signing.certPath, "utf8"), readFile(signing.keyPath, "utf8")]);
+  const [certPem, keyPem] = await Promise.all([
+    readFile(signing.certPath, "utf8"),
+    readFile(signing.keyPath, "utf8"),
+  ]);
   const key = await importPKCS8(keyPem, SIGNING_ALG);
   const x5c = [pemToX5c(certPem)];
 
