@@ -8,6 +8,7 @@ export default defineConfig({
   },
   test: {
     pool: "threads",
+    globalSetup: ["scripts/vitest-global-setup.ts"],
     include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -26,7 +26,9 @@ export async function runCli(program: CommandUnknownOpts, argv: readonly string[
 function configureTree(command: CommandUnknownOpts): void {
   command.exitOverride();
   // commander prints its own error before throwing; runMain prints the one line instead
-  command.configureOutput({ writeErr: (text) => (text.startsWith("error:") ? undefined : process.stderr.write(text)) });
+  command.configureOutput({
+    writeErr: (text) => (text.startsWith("error:") ? undefined : process.stderr.write(text)),
+  });
   command.showSuggestionAfterError(true);
   for (const sub of command.commands) configureTree(sub);
 }

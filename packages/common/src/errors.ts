@@ -18,8 +18,10 @@ export class PkgError extends Error {
   }
 }
 
-export const usageError = (message: string, detail?: string) => new PkgError(ExitCode.Usage, message, { detail });
-export const dataError = (message: string, detail?: string) => new PkgError(ExitCode.Data, message, { detail });
+export const usageError = (message: string, detail?: string) =>
+  new PkgError(ExitCode.Usage, message, { detail });
+export const dataError = (message: string, detail?: string) =>
+  new PkgError(ExitCode.Data, message, { detail });
 
 export function isPkgError(error: unknown): error is PkgError {
   return error instanceof PkgError;

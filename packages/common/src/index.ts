@@ -1,6 +1,6 @@
+export { integerOption, type OutputFormat, parseFormat, printJson, runCli } from "./cli.js";
 export { dataError, describeError, isPkgError, oneLine, PkgError, usageError } from "./errors.js";
 export { ExitCode, exitCodeName } from "./exit-codes.js";
 export { type Logger, silentLogger, stderrLogger } from "./log.js";
 export { runMain } from "./main.js";
 export { redact, registerSecret } from "./secrets.js";
-export { integerOption, type OutputFormat, parseFormat, printJson, runCli } from "./cli.js";

@@ -12,7 +12,8 @@ export async function runMain(prog: string, body: () => Promise<ExitCode | undef
   } catch (error) {
     const { exitCode, line } = describeError(error);
     process.stderr.write(`${prog}: ${line}\n`);
-    if (process.env.PKG_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    if (process.env.PKG_DEBUG && error instanceof Error && error.stack)
+      process.stderr.write(`${error.stack}\n`);
     process.exitCode = exitCode;
   }
 }

@@ -39,7 +39,8 @@ function fromEnvironment(host: string, env: NodeJS.ProcessEnv): Credential | und
     if (kind !== "basic" && kind !== "bearer") {
       throw new PkgError(ExitCode.Usage, `${prefix}TYPE must be "basic" or "bearer", not "${type}"`);
     }
-    if (!token) throw new PkgError(ExitCode.Config, `${prefix}TOKEN is empty (needed for ${kind} credentials)`);
+    if (!token)
+      throw new PkgError(ExitCode.Config, `${prefix}TOKEN is empty (needed for ${kind} credentials)`);
     if (kind === "bearer") return { kind: "token", token, source };
     if (!user) throw new PkgError(ExitCode.Config, `${prefix}USER is empty (needed for basic credentials)`);
     return { kind: "basic", username: user, password: token, source };
@@ -95,7 +96,11 @@ async function runHelper(name: string, host: string, env: NodeJS.ProcessEnv): Pr
   const executable = await findOnPath(`docker-credential-${name}`, env);
   if (!executable) return { kind: "none" };
   const output = await new Promise<string | undefined>((resolve) => {
-    const child = spawn(executable, ["get"], { env, stdio: ["pipe", "pipe", "ignore"], timeout: HELPER_TIMEOUT_MS });
+    const child = spawn(executable, ["get"], {
+      env,
+      stdio: ["pipe", "pipe", "ignore"],
+      timeout: HELPER_TIMEOUT_MS,
+    });
     const chunks: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
     child.on("error", () => resolve(undefined));
@@ -107,7 +112,9 @@ async function runHelper(name: string, host: string, env: NodeJS.ProcessEnv): Pr
 }
 
 async function fromDockerConfig(host: string, env: NodeJS.ProcessEnv): Promise<Credential | undefined> {
-  const path = env.DOCKER_CONFIG ? join(env.DOCKER_CONFIG, "config.json") : join(homeOf(env), ".docker", "config.json");
+  const path = env.DOCKER_CONFIG
+    ? join(env.DOCKER_CONFIG, "config.json")
+    : join(homeOf(env), ".docker", "config.json");
   const text = await readOptional(path);
   if (text === undefined) return undefined;
   let config: unknown;
@@ -148,8 +155,12 @@ function register(credential: Credential): Credential {
  * The credential for a registry host (`host[:port]`), from the host-keyed ladder: `PKG_AUTH_<slug>_*`,
  * then netrc (exact `machine`, `default` ignored), then Docker's config.json; undefined = anonymous.
  */
-export async function resolveCredential(host: string, options: CredentialOptions = {}): Promise<Credential | undefined> {
+export async function resolveCredential(
+  host: string,
+  options: CredentialOptions = {},
+): Promise<Credential | undefined> {
   const env = options.env ?? process.env;
-  const found = fromEnvironment(host, env) ?? (await fromNetrc(host, env)) ?? (await fromDockerConfig(host, env));
+  const found =
+    fromEnvironment(host, env) ?? (await fromNetrc(host, env)) ?? (await fromDockerConfig(host, env));
   return found ? register(found) : undefined;
 }

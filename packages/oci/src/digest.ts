@@ -47,16 +47,17 @@ export function newHash(digest: string): Hash {
 
 /**
  * Passes bytes through while hashing and counting them; fails with a data error (exit 65) when
- * the content runs past `size` or does not end at exactly `size` bytes hashing to `digest`.
+ * the content runs past `size` or does not end at exactly `size` bytes hashing to `digest`
+ * (with `size` undefined, only the digest is checked).
  */
 export class VerifyingStream extends Transform {
   readonly #hash: Hash;
   readonly #digest: string;
-  readonly #size: number;
+  readonly #size: number | undefined;
   readonly #what: string;
   #seen = 0;
 
-  constructor(digest: string, size: number, what: string) {
+  constructor(digest: string, size: number | undefined, what: string) {
     super();
     this.#hash = newHash(digest);
     this.#digest = digest;
@@ -66,7 +67,7 @@ export class VerifyingStream extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.#seen += chunk.length;
-    if (this.#seen > this.#size) {
+    if (this.#size !== undefined && this.#seen > this.#size) {
       callback(new PkgError(ExitCode.Data, `${this.#what}: more than the expected ${this.#size} bytes`));
       return;
     }
@@ -75,13 +76,15 @@ export class VerifyingStream extends Transform {
   }
 
   override _flush(callback: TransformCallback): void {
-    if (this.#seen !== this.#size) {
+    if (this.#size !== undefined && this.#seen !== this.#size) {
       callback(new PkgError(ExitCode.Data, `${this.#what}: got ${this.#seen} bytes, expected ${this.#size}`));
       return;
     }
     const actual = `${this.#digest.slice(0, this.#digest.indexOf(":"))}:${this.#hash.digest("hex")}`;
     if (actual !== this.#digest) {
-      callback(new PkgError(ExitCode.Data, `${this.#what}: content hashes to ${actual}, expected ${this.#digest}`));
+      callback(
+        new PkgError(ExitCode.Data, `${this.#what}: content hashes to ${actual}, expected ${this.#digest}`),
+      );
       return;
     }
     callback();

@@ -40,7 +40,10 @@ function fromAuthEntry(entry: AuthEntry): DockerConfigLookup {
       password = decoded.slice(colon + 1);
     }
   }
-  if (identityToken) return username ? { kind: "token", username, token: identityToken } : { kind: "token", token: identityToken };
+  if (identityToken)
+    return username
+      ? { kind: "token", username, token: identityToken }
+      : { kind: "token", token: identityToken };
   if (username && password) return { kind: "basic", username, password };
   return { kind: "none" };
 }

@@ -42,11 +42,15 @@ export function isValidRegistryHost(host: string): boolean {
 /** Parses a reference or throws a usage error (exit 64) saying what is wrong. */
 export function parseReference(input: string): Reference {
   const fail = (reason: string, echo = true): never => {
-    throw new PkgError(ExitCode.Usage, echo ? `invalid reference "${input}": ${reason}` : `invalid reference: ${reason}`);
+    throw new PkgError(
+      ExitCode.Usage,
+      echo ? `invalid reference "${input}": ${reason}` : `invalid reference: ${reason}`,
+    );
   };
   if (input.length === 0) fail("empty");
   if (/\s/.test(input)) fail("contains whitespace");
-  if (input.includes("://")) fail("must not start with a URL scheme; write <registry-host>/<repository>[:<tag>]");
+  if (input.includes("://"))
+    fail("must not start with a URL scheme; write <registry-host>/<repository>[:<tag>]");
 
   let rest = input;
   let digest: string | undefined;
@@ -64,7 +68,9 @@ export function parseReference(input: string): Reference {
   const registry = rest.slice(0, slash);
   let path = rest.slice(slash + 1);
   if (!looksLikeRegistry(registry)) {
-    fail(`"${registry}" is not a registry host (needs a dot, a port, or localhost); the registry is mandatory`);
+    fail(
+      `"${registry}" is not a registry host (needs a dot, a port, or localhost); the registry is mandatory`,
+    );
   }
   if (!isValidRegistryHost(registry)) fail(`"${registry}" is not a valid host[:port]`);
 
@@ -76,7 +82,8 @@ export function parseReference(input: string): Reference {
     if (!isValidTag(tag)) fail(`tag "${tag}" must match [A-Za-z0-9_][A-Za-z0-9_.-]{0,127}`);
   }
   if (path.length === 0) fail("repository is missing");
-  if (path.length > MAX_REPOSITORY_LENGTH) fail(`repository is longer than ${MAX_REPOSITORY_LENGTH} characters`);
+  if (path.length > MAX_REPOSITORY_LENGTH)
+    fail(`repository is longer than ${MAX_REPOSITORY_LENGTH} characters`);
   for (const part of path.split("/")) {
     if (part.length === 0) fail("repository has an empty path component");
     if (!pathComponentPattern.test(part)) {

@@ -13,7 +13,9 @@ export const defaultRetryPolicy: RetryPolicy = { retries: 3, baseDelayMs: 250, m
 
 /** 408, 429 and 5xx other than "not implemented" / "version not supported" are worth another try. */
 export function isTransientStatus(status: number): boolean {
-  return status === 408 || status === 429 || (status >= 500 && status <= 599 && status !== 501 && status !== 505);
+  return (
+    status === 408 || status === 429 || (status >= 500 && status <= 599 && status !== 501 && status !== 505)
+  );
 }
 
 const unavailableCodes = new Set([

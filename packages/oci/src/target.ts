@@ -18,8 +18,11 @@ export interface Target {
    * that repository (same registry or layout root) is tried first, falling back to an upload.
    */
   pushBlob(source: BlobSource, options?: { mountFrom?: string }): Promise<BlobPushOutcome>;
-  /** Streams a blob; the stream errors if the bytes do not match the digest or size. */
-  fetchBlob(digest: string): Promise<NodeJS.ReadableStream>;
+  /**
+   * Streams a blob; the stream errors (PkgError 65) if the bytes do not match the digest, or
+   * the size: `expectedSize` when given (a descriptor's size), else the stored size.
+   */
+  fetchBlob(digest: string, expectedSize?: number): Promise<NodeJS.ReadableStream>;
 
   /** A manifest or index by tag or digest, verified; undefined when absent. */
   fetchManifest(reference: string): Promise<StoredManifest | undefined>;

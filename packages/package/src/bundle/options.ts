@@ -99,7 +99,9 @@ function checkedThreads(format: BundleFormat, threads: number | undefined): numb
 /** Checks every option a caller can get wrong, before any file is touched. */
 export function planBundle(options: CreateBundleOptions, env: NodeJS.ProcessEnv = process.env): BundlePlan {
   if (options.format !== undefined && !isBundleFormat(options.format)) {
-    throw usageError(`unknown bundle format ${JSON.stringify(options.format)}, expected ${formatNames.join(" or ")}`);
+    throw usageError(
+      `unknown bundle format ${JSON.stringify(options.format)}, expected ${formatNames.join(" or ")}`,
+    );
   }
   const format = options.format ?? formatFromPath(options.output);
   const mtime = options.mtime ?? sourceDateEpoch(env);

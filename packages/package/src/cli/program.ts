@@ -1,10 +1,10 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { TOOL_VERSION } from "../version-info.js";
 import { createCommand } from "./commands/create.js";
 import { describeCommand } from "./commands/describe.js";
 import { pullCommand } from "./commands/pull.js";
 import { pushCommand } from "./commands/push.js";
 import { tagsCommand } from "./commands/tags.js";
-import { TOOL_VERSION } from "../version-info.js";
 
 export function buildProgram(): CommandUnknownOpts {
   const program = new Command("pkg")

@@ -1,4 +1,4 @@
-import { type Reference, type Target, openLayout, openRegistry } from "@pkg/oci";
+import { openLayout, openRegistry, type Reference, type Target } from "@pkg/oci";
 
 /** `--layout DIR` turns every reference into a repository of that OCI image layout root. */
 export function openTarget(reference: Reference, layoutRoot: string | undefined): Target {

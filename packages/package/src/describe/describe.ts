@@ -37,7 +37,6 @@ async function readDescriptionFile(path: string, what: string): Promise<Buffer> 
   return bytes;
 }
 
-
 /**
  * Publishes a repository's description: a manifest at the `__pkg.desc` tag whose layers are the
  * README (Markdown) and, optionally, a logo (SVG or PNG).
@@ -78,6 +77,10 @@ export async function describePackage(target: Target, options: DescribeOptions):
     config: { mediaType: MediaType.EmptyJson, digest: config.digest, size: config.size },
     layers,
   };
-  const descriptor = await target.pushManifest(canonicalJson(manifest), MediaType.ImageManifest, DESCRIPTION_TAG);
+  const descriptor = await target.pushManifest(
+    canonicalJson(manifest),
+    MediaType.ImageManifest,
+    DESCRIPTION_TAG,
+  );
   return { repository: target.displayName, tag: DESCRIPTION_TAG, manifestDigest: descriptor.digest, layers };
 }

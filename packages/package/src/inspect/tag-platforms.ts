@@ -28,7 +28,12 @@ export async function listTagPlatforms(target: Target): Promise<TagRow[]> {
           return { tag, digest: stored.descriptor.digest, kind: "index", platforms };
         }
         const manifest = JSON.parse(stored.bytes.toString("utf8")) as Partial<ImageManifest>;
-        return { tag, digest: stored.descriptor.digest, kind: manifest.artifactType ?? "manifest", platforms: [] };
+        return {
+          tag,
+          digest: stored.descriptor.digest,
+          kind: manifest.artifactType ?? "manifest",
+          platforms: [],
+        };
       }),
     ),
   );

@@ -6,7 +6,7 @@ import { dataError, usageError } from "@pkg/common";
 import { type Descriptor, type ImageManifest, MediaType, type Target } from "@pkg/oci";
 import { extractBundle } from "../bundle/index.js";
 import { PackageMediaType } from "../media-types.js";
-import { type HostPlatform, formatPlatform, selectPlatformEntry } from "../platform/index.js";
+import { formatPlatform, type HostPlatform, selectPlatformEntry } from "../platform/index.js";
 import { asImageIndex } from "../push/index-merge.js";
 import { mergeTree } from "./merge-tree.js";
 
@@ -49,19 +49,26 @@ export async function pullPackage(request: PullRequest): Promise<PullReport> {
       );
     }
     const fetched = await target.fetchManifest(entry.digest);
-    if (!fetched) throw dataError(`${target.displayName}@${entry.digest}: manifest missing from the repository`);
+    if (!fetched)
+      throw dataError(`${target.displayName}@${entry.digest}: manifest missing from the repository`);
     manifestDescriptor = entry;
     manifestBytes = fetched.bytes;
   }
   const manifest = JSON.parse(manifestBytes.toString("utf8")) as ImageManifest;
-  if (manifest.mediaType !== MediaType.ImageManifest || manifest.config?.mediaType !== PackageMediaType.Config) {
+  if (
+    manifest.mediaType !== MediaType.ImageManifest ||
+    manifest.config?.mediaType !== PackageMediaType.Config
+  ) {
     throw dataError(`${target.displayName}:${request.reference} is not a pkg package`);
   }
 
   await mkdir(dirname(request.outDir), { recursive: true });
   const staging = await mkdtemp(join(dirname(request.outDir), `.${basename(request.outDir)}.pull-`));
   try {
-    await pipeline(await target.fetchBlob(manifest.config.digest), createWriteStream(join(staging, "metadata.json")));
+    await pipeline(
+      await target.fetchBlob(manifest.config.digest),
+      createWriteStream(join(staging, "metadata.json")),
+    );
     const content = join(staging, "content");
     await mkdir(content);
     for (const [i, layer] of manifest.layers.entries()) {
@@ -83,7 +90,9 @@ export async function pullPackage(request: PullRequest): Promise<PullReport> {
   return {
     repository: target.displayName,
     reference: request.reference,
-    platform: manifestDescriptor.platform ? formatPlatform(manifestDescriptor.platform) : formatHost(request.host),
+    platform: manifestDescriptor.platform
+      ? formatPlatform(manifestDescriptor.platform)
+      : formatHost(request.host),
     manifestDigest: manifestDescriptor.digest,
     outDir: request.outDir,
     layers: manifest.layers.length,

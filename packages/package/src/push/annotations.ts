@@ -8,7 +8,8 @@ export function parseAnnotations(args: readonly string[]): Record<string, string
     if (eq < 0) throw usageError(`--annotation ${JSON.stringify(arg)}: expected KEY=VALUE`);
     const key = arg.slice(0, eq);
     if (key.trim() === "") throw usageError(`--annotation ${JSON.stringify(arg)}: the key is empty`);
-    if (/[\s]/.test(key)) throw usageError(`--annotation ${JSON.stringify(arg)}: the key contains white space`);
+    if (/[\s]/.test(key))
+      throw usageError(`--annotation ${JSON.stringify(arg)}: the key contains white space`);
     annotations[key] = arg.slice(eq + 1);
   }
   return annotations;

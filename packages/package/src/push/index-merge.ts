@@ -33,7 +33,9 @@ function platformSortKey(descriptor: Descriptor): string {
   const p = descriptor.platform;
   if (!p) return `~${descriptor.digest}`;
   const features = [...(p["os.features"] ?? [])].sort().join(",");
-  return [p.os, p.architecture, p.variant ?? "", p["os.version"] ?? "", features, descriptor.digest].join("\u0000");
+  return [p.os, p.architecture, p.variant ?? "", p["os.version"] ?? "", features, descriptor.digest].join(
+    "\u0000",
+  );
 }
 
 function sortedRecord(record: Record<string, string>): Record<string, string> {
@@ -44,7 +46,11 @@ function sortedRecord(record: Record<string, string>): Record<string, string> {
 export function asImageIndex(bytes: Buffer): ImageIndex | undefined {
   const doc = JSON.parse(bytes.toString("utf8")) as { mediaType?: string; manifests?: unknown };
   if (!Array.isArray(doc.manifests)) return undefined;
-  if (doc.mediaType !== undefined && doc.mediaType !== MediaType.ImageIndex && doc.mediaType !== MediaType.DockerManifestList) {
+  if (
+    doc.mediaType !== undefined &&
+    doc.mediaType !== MediaType.ImageIndex &&
+    doc.mediaType !== MediaType.DockerManifestList
+  ) {
     return undefined;
   }
   return doc as ImageIndex;

@@ -1,6 +1,6 @@
+import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
-import { createHash } from "node:crypto";
 import { dataError, usageError } from "@pkg/common";
 import type { BlobSource } from "@pkg/oci";
 import { PackageMediaType } from "../media-types.js";

@@ -1,12 +1,12 @@
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
-import { bufferSource } from "../blob-source.js";
 import { type BlobPushOutcome, type Descriptor, MediaType, type Platform, type Target } from "@pkg/oci";
+import { bufferSource } from "../blob-source.js";
 import { type Metadata, serializeMetadata } from "../metadata/index.js";
 import { type PlatformKey, platformsEqual, toOciPlatform } from "../platform/index.js";
-import { planPublication } from "./publication.js";
 import { asImageIndex, mergeIntoIndex } from "./index-merge.js";
 import type { LocalLayer } from "./layer-args.js";
 import { canonicalJson, packageManifest } from "./manifest.js";
+import { cascadePublication, planPublication } from "./publication.js";
 
 export interface PushRequest {
   target: Target;
@@ -48,6 +48,7 @@ const MAX_MERGE_ATTEMPTS = 5;
  */
 export async function pushPackage(request: PushRequest): Promise<PushReport> {
   const { target, log } = request;
+  const publication = cascadePublication(request.tag, request.cascade);
   const layers: LayerReuse = { mounted: 0, uploaded: 0, verified: 0 };
   const count = (outcome: BlobPushOutcome) => {
     if (outcome === "existed") layers.verified++;
@@ -63,16 +64,28 @@ export async function pushPackage(request: PushRequest): Promise<PushReport> {
     const outcome = await target.pushBlob(layer.source, { mountFrom: layer.arg.mountFrom });
     count(outcome);
     log.info(`${target.displayName}: layer ${layer.source.digest.slice(0, 19)} ${outcome}`);
-    layerDescriptors.push({ mediaType: layer.mediaType, digest: layer.source.digest, size: layer.source.size });
+    layerDescriptors.push({
+      mediaType: layer.mediaType,
+      digest: layer.source.digest,
+      size: layer.source.size,
+    });
   }
   const manifestBytes = canonicalJson(
-    packageManifest({ mediaType: MediaType.ImageManifest, digest: config.digest, size: config.size }, layerDescriptors),
+    packageManifest(
+      { mediaType: MediaType.ImageManifest, digest: config.digest, size: config.size },
+      layerDescriptors,
+    ),
   );
   const manifest = await target.pushManifest(manifestBytes, MediaType.ImageManifest);
   const platform = toOciPlatform(request.platform);
-  const entry = { mediaType: MediaType.ImageManifest, digest: manifest.digest, size: manifest.size, platform };
+  const entry = {
+    mediaType: MediaType.ImageManifest,
+    digest: manifest.digest,
+    size: manifest.size,
+    platform,
+  };
 
-  const tags = await planPublication(target, request.tag, request.platform, request.cascade);
+  const tags = await planPublication(target, request.tag, request.platform, publication);
   let indexDigest = "";
   for (const tag of tags) {
     const digest = await mergeTag(target, tag, entry, request.annotations);
@@ -112,11 +125,16 @@ async function mergeTag(
     const written = await target.pushManifest(canonicalJson(merged), MediaType.ImageIndex, tag);
     const check = await target.fetchManifest(tag);
     const after = check ? asImageIndex(check.bytes) : undefined;
-    if (after?.manifests.some((m) => m.digest === entry.digest && m.platform && platformsEqual(m.platform, entry.platform))) {
+    if (
+      after?.manifests.some(
+        (m) => m.digest === entry.digest && m.platform && platformsEqual(m.platform, entry.platform),
+      )
+    ) {
       return written.digest;
     }
   }
-  throw new PkgError(ExitCode.Transient, `${target.displayName}:${tag} kept changing under concurrent writers; retry the push`);
+  throw new PkgError(
+    ExitCode.Transient,
+    `${target.displayName}:${tag} kept changing under concurrent writers; retry the push`,
+  );
 }
-
-

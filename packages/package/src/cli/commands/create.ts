@@ -12,7 +12,11 @@ export function createCommand() {
     .argument("<dir>", "directory whose contents become the package content")
     .requiredOption("-o, --output <file>", "bundle to write: *.tar.zst or *.tar.xz")
     .option("-m, --metadata <file>", "metadata.json to validate and write beside the bundle, canonicalised")
-    .option("-l, --level <n>", "compression level: zstd 1-19 (default 3), xz 0-9 (default 6)", integerOption("--level", 0, 22))
+    .option(
+      "-l, --level <n>",
+      "compression level: zstd 1-19 (default 3), xz 0-9 (default 6)",
+      integerOption("--level", 0, 22),
+    )
     .option("-t, --threads <n>", "compression threads, 0 = all cores", integerOption("--threads", 0, 256), 0)
     .option("--format <format>", "output: text or json", parseFormat, "text" as const)
     .addHelpText(

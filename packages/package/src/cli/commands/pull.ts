@@ -9,13 +9,16 @@ export function pullCommand() {
   return new Command("pull")
     .description("Fetch a package for one platform, verify every digest and extract it into a new directory.")
     .argument("<reference>", "REGISTRY/REPOSITORY:TAG or REGISTRY/REPOSITORY@sha256:...")
-    .requiredOption("-o, --output <dir>", "directory to create: OUT/content holds the package, OUT/metadata.json its metadata")
+    .requiredOption(
+      "-o, --output <dir>",
+      "directory to create: OUT/content holds the package, OUT/metadata.json its metadata",
+    )
     .option("-p, --platform <key>", "platform key to select (default: this host), e.g. linux/arm64+libc.musl")
     .addOption(
-      new Option("--libc <flavor>", "host libc the entry's os.features must match (default: detected, or the key's +libc)").choices([
-        "glibc",
-        "musl",
-      ] as const),
+      new Option(
+        "--libc <flavor>",
+        "host libc the entry's os.features must match (default: detected, or the key's +libc)",
+      ).choices(["glibc", "musl"] as const),
     )
     .option("--layout <dir>", layoutOptionHelp)
     .option("--format <format>", "output: text or json", parseFormat, "text" as const)
@@ -23,7 +26,9 @@ export function pullCommand() {
       const log = stderrLogger({ quiet: options.format === "json" });
       const reference = parseReference(ref);
       const host =
-        options.platform === undefined ? detectHostPlatform(options.libc) : hostFromPlatformKey(options.platform, options.libc);
+        options.platform === undefined
+          ? detectHostPlatform(options.libc)
+          : hostFromPlatformKey(options.platform, options.libc);
       const report = await pullPackage({
         target: openTarget(reference, options.layout),
         reference: reference.digest ?? reference.tag ?? "latest",
@@ -31,6 +36,9 @@ export function pullCommand() {
         outDir: options.output,
       });
       if (options.format === "json") printJson(report);
-      else log.info(`pulled ${report.repository}@${report.manifestDigest} (${report.platform}) into ${report.outDir}`);
+      else
+        log.info(
+          `pulled ${report.repository}@${report.manifestDigest} (${report.platform}) into ${report.outDir}`,
+        );
     });
 }

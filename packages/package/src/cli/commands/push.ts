@@ -16,12 +16,29 @@ export function pushCommand() {
     .description(
       "Publish one platform of a package: upload its layers and metadata, and merge it into the tag's image index.",
     )
-    .argument("<layers...>", "bundle files (*.tar.zst, *.tar.xz); FILE:from=REPOSITORY tries a cross-repository mount first")
-    .requiredOption("-i, --identifier <reference>", "REGISTRY/REPOSITORY:TAG to publish, e.g. ghcr.io/acme/tool:1.2.3_20250101120000")
-    .requiredOption("-p, --platform <key>", "platform key OS/ARCH[/VARIANT][+libc.glibc|+libc.musl], e.g. linux/amd64")
+    .argument(
+      "<layers...>",
+      "bundle files (*.tar.zst, *.tar.xz); FILE:from=REPOSITORY tries a cross-repository mount first",
+    )
+    .requiredOption(
+      "-i, --identifier <reference>",
+      "REGISTRY/REPOSITORY:TAG to publish, e.g. ghcr.io/acme/tool:1.2.3_20250101120000",
+    )
+    .requiredOption(
+      "-p, --platform <key>",
+      "platform key OS/ARCH[/VARIANT][+libc.glibc|+libc.musl], e.g. linux/amd64",
+    )
     .option("-m, --metadata <file>", "metadata.json to publish as the package config")
-    .option("--cascade", "also move the rolling tags X.Y.Z, X.Y, X and latest where no newer version holds this platform")
-    .option("-a, --annotation <key=value>", "annotation for the image index of every tag written (repeatable)", collect, [])
+    .option(
+      "--cascade",
+      "also move the rolling tags X.Y.Z, X.Y, X and latest where no newer version holds this platform",
+    )
+    .option(
+      "-a, --annotation <key=value>",
+      "annotation for the image index of every tag written (repeatable)",
+      collect,
+      [],
+    )
     .option("--layout <dir>", layoutOptionHelp)
     .option("--format <format>", "output: text or json", parseFormat, "text" as const)
     .action(async (layerArgs, options) => {
@@ -34,7 +51,8 @@ export function pushCommand() {
       const annotations = parseAnnotations(options.annotation);
       const layers = [];
       for (const arg of layerArgs) layers.push(await readLocalLayer(parseLayerArg(arg)));
-      const metadata = options.metadata === undefined ? defaultMetadata() : await readMetadataFile(options.metadata);
+      const metadata =
+        options.metadata === undefined ? defaultMetadata() : await readMetadataFile(options.metadata);
       const report = await pushPackage({
         target: openTarget(reference, options.layout),
         tag: reference.tag,

@@ -1,0 +1,26 @@
+export { type Challenge, parseChallenges } from "./challenge.js";
+export { type Credential, type CredentialOptions, credentialSlug, resolveCredential } from "./credentials.js";
+export { isDigest, parseDigest, sha256Digest, VerifyingStream } from "./digest.js";
+export { type DockerConfigLookup, lookupDockerConfig, parseHelperOutput } from "./docker-config.js";
+export { LayoutTarget, openLayout } from "./layout.js";
+export { MAX_CHUNK_SIZE, MAX_MANIFEST_SIZE } from "./limits.js";
+export { findNetrcMachine, type NetrcEntry, parseNetrc } from "./netrc.js";
+export {
+  formatReference,
+  isValidRegistryHost,
+  isValidRepository,
+  isValidTag,
+  parseReference,
+  type Reference,
+} from "./reference.js";
+export { referrersTag } from "./referrers.js";
+export {
+  openRegistry,
+  type RegistryLocation,
+  RegistryTarget,
+  type RegistryTargetOptions,
+} from "./registry.js";
+export { defaultRetryPolicy, type RetryPolicy } from "./retry.js";
+export type { Target } from "./target.js";
+export { isLoopbackHost, RegistryClient, type RegistryClientOptions } from "./transport.js";
+export * from "./types.js";

@@ -1,0 +1,258 @@
+import type { IncomingMessage } from "node:http";
+import { ExitCode, PkgError } from "@pkg/common";
+import { Authenticator } from "./auth.js";
+import { type Credential, resolveCredential } from "./credentials.js";
+import { Agents, drain, exchange, readBody } from "./http.js";
+import { describeRegistryError } from "./registry-errors.js";
+import {
+  backoffDelay,
+  classifyNetworkError,
+  defaultRetryPolicy,
+  isTransientStatus,
+  parseRetryAfter,
+  type RetryPolicy,
+} from "./retry.js";
+import { extraCasFromEnv } from "./tls-ca.js";
+
+export interface RegistryClientOptions {
+  /** Feeds the credential ladder and the CA variables (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Extra CA certificates (PEM) to trust beside Node's roots and those the CA variables name. */
+  ca?: string | string[];
+  /** A credential to use instead of the ladder; null means anonymous. */
+  credential?: Credential | null;
+  /**
+   * true: plain HTTP; false: HTTPS. By default HTTPS, except that a loopback host which does
+   * not speak TLS is spoken to in plain HTTP (as Docker allows for localhost).
+   */
+  plainHttp?: boolean;
+  retry?: Partial<RetryPolicy>;
+  connectTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  userAgent?: string;
+}
+
+export interface RegistryRequest {
+  method: "GET" | "HEAD" | "PUT" | "POST" | "PATCH" | "DELETE";
+  /** A path on the registry (`/v2/...`) or an absolute URL (an upload location). */
+  url: string | URL;
+  headers?: Record<string, string>;
+  body?: Buffer;
+  /** Token scopes the request needs (`repository:ns/tool:pull`). */
+  scopes: string[];
+  /** For messages: what is being done, naming the registry and repository. */
+  operation: string;
+  /** Retry transient failures here (default); false: throw exit 75 at once, the caller recovers. */
+  retry?: boolean;
+  /** Follow redirects (blob downloads); Authorization never goes to another origin. */
+  followRedirects?: boolean;
+}
+
+const MAX_ERROR_BODY = 64 * 1024;
+const MAX_REDIRECTS = 5;
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+/** Loopback hosts get plain HTTP, as Docker allows for localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host
+    .replace(/:[0-9]+$/, "")
+    .replace(/^\[(.*)\]$/, "$1")
+    .toLowerCase();
+  return name === "localhost" || name === "::1" || /^127\.[0-9]+\.[0-9]+\.[0-9]+$/.test(name);
+}
+
+/** A TLS handshake answered in plain HTTP (or not at all): the server does not speak TLS. */
+function speaksPlainHttp(error: unknown): boolean {
+  const err = error as NodeJS.ErrnoException;
+  return (
+    err?.code === "EPROTO" ||
+    err?.code === "ERR_SSL_WRONG_VERSION_NUMBER" ||
+    err?.code === "ECONNRESET" ||
+    /wrong version number|packet length too long|http request/i.test(err?.message ?? "")
+  );
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The error body of a response, as a short line (empty when unreadable). */
+export async function errorText(response: IncomingMessage): Promise<string> {
+  try {
+    return describeRegistryError(await readBody(response, MAX_ERROR_BODY));
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * HTTP client for one registry host: keep-alive agents, TLS with extra CAs, the host's
+ * credential and challenge-driven auth, bounded retries of transient failures, and failures
+ * classified by exit code (69 unavailable, 75 transient, 80 auth rejected).
+ */
+export class RegistryClient {
+  readonly host: string;
+  readonly #options: RegistryClientOptions;
+  readonly #policy: RetryPolicy;
+  readonly #auth: Authenticator;
+  #agents: Promise<Agents> | undefined;
+  #base: Promise<URL> | undefined;
+  #credential: Promise<Credential | undefined> | undefined;
+
+  constructor(host: string, options: RegistryClientOptions = {}) {
+    this.host = host;
+    this.#options = options;
+    this.#policy = { ...defaultRetryPolicy, ...options.retry };
+    this.#auth = new Authenticator(
+      host,
+      () => this.#resolveCredential(),
+      async (request) => this.#exchange(request.method, request.url, request.headers, request.body),
+    );
+  }
+
+  /** `https://host/`, or `http://host/` for a plain-HTTP registry (see `plainHttp`). */
+  base(): Promise<URL> {
+    this.#base ??= this.#chooseScheme();
+    return this.#base;
+  }
+
+  async #chooseScheme(): Promise<URL> {
+    const secure = new URL(`https://${this.host}/`);
+    const plain = new URL(`http://${this.host}/`);
+    const choice = this.#options.plainHttp;
+    if (choice !== undefined) return choice ? plain : secure;
+    if (!isLoopbackHost(this.host)) return secure;
+    try {
+      await drain(await this.#exchange("GET", new URL("/v2/", secure), {}));
+      return secure;
+    } catch (error) {
+      return speaksPlainHttp(error) ? plain : secure;
+    }
+  }
+
+  /** The retry bounds this client applies (also used by the upload's own chunk restarts). */
+  get retryPolicy(): RetryPolicy {
+    return this.#policy;
+  }
+
+  #resolveCredential(): Promise<Credential | undefined> {
+    if (this.#options.credential !== undefined) return Promise.resolve(this.#options.credential ?? undefined);
+    this.#credential ??= resolveCredential(
+      this.host,
+      this.#options.env === undefined ? {} : { env: this.#options.env },
+    );
+    return this.#credential;
+  }
+
+  #getAgents(): Promise<Agents> {
+    this.#agents ??= (async () => {
+      const given = this.#options.ca;
+      const extra = [...(typeof given === "string" ? [given] : (given ?? []))];
+      extra.push(...(await extraCasFromEnv(this.#options.env ?? process.env)));
+      return new Agents(extra);
+    })();
+    return this.#agents;
+  }
+
+  async #exchange(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body?: Buffer,
+  ): Promise<IncomingMessage> {
+    return exchange(await this.#getAgents(), {
+      method,
+      url,
+      headers: { "user-agent": this.#options.userAgent ?? "pkg-oci", ...headers },
+      body,
+      connectTimeoutMs: this.#options.connectTimeoutMs ?? 30_000,
+      idleTimeoutMs: this.#options.idleTimeoutMs ?? 60_000,
+    });
+  }
+
+  /**
+   * Sends a request and resolves with the response, whose body the caller reads or drains.
+   * Never resolves with 401/403 (exit 80) or a transient status (retried, then exit 75).
+   */
+  async request(request: RegistryRequest): Promise<IncomingMessage> {
+    for (let attempt = 0; ; attempt++) {
+      let failure: string;
+      let wait: number | undefined;
+      try {
+        const response = await this.#attempt(request);
+        const status = response.statusCode ?? 0;
+        if (!isTransientStatus(status)) return response;
+        const text = await errorText(response);
+        failure = `${this.host} answered ${status}${text ? ` (${text})` : ""}`;
+        wait = parseRetryAfter(response.headers["retry-after"], Date.now(), this.#policy.maxDelayMs);
+      } catch (error) {
+        if (error instanceof PkgError) {
+          if (error.exitCode !== ExitCode.Transient) throw error;
+          failure = error.message;
+        } else {
+          failure = this.#describeNetworkError(error);
+          if (classifyNetworkError(error) === "unavailable") {
+            throw new PkgError(ExitCode.Unavailable, `${request.operation}: ${failure}`, { cause: error });
+          }
+        }
+      }
+      if (request.retry === false || attempt >= this.#policy.retries) {
+        const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : "";
+        throw new PkgError(ExitCode.Transient, `${request.operation}: ${failure}${tries}`);
+      }
+      await sleep(wait ?? backoffDelay(this.#policy, attempt, Math.random()));
+    }
+  }
+
+  #describeNetworkError(error: unknown): string {
+    const err = error as NodeJS.ErrnoException;
+    const message = err?.message ?? String(error);
+    const code = err?.code && !message.includes(err.code) ? `${err.code}: ` : "";
+    return `cannot reach ${this.host} (${code}${message})`;
+  }
+
+  /** One try: the auth handshake (one retry after learning a challenge) and redirects. */
+  async #attempt(request: RegistryRequest): Promise<IncomingMessage> {
+    const base = await this.base();
+    let url = new URL(request.url, base);
+    let method: string = request.method;
+    let authRetried = false;
+    for (let redirects = 0; ; ) {
+      const ours = url.origin === base.origin;
+      const headers = { ...request.headers };
+      const sent = ours ? await this.#auth.authorization(request.scopes, request.operation) : undefined;
+      if (sent !== undefined) headers.authorization = sent;
+      const body = method === request.method ? request.body : undefined;
+      const response = await this.#exchange(method, url, headers, body);
+      const status = response.statusCode ?? 0;
+      if (ours && (status === 401 || status === 403)) {
+        const text = await errorText(response);
+        const challenge = response.headers["www-authenticate"];
+        if (status === 401 && !authRetried && (await this.#auth.learn(challenge, request.scopes, sent))) {
+          authRetried = true;
+          continue;
+        }
+        throw await this.#auth.rejection(request.operation, status, text);
+      }
+      const location = response.headers.location;
+      if (request.followRedirects && redirectStatuses.has(status) && location) {
+        await drain(response);
+        if (++redirects > MAX_REDIRECTS) {
+          throw new PkgError(
+            ExitCode.Unavailable,
+            `${request.operation}: more than ${MAX_REDIRECTS} redirects`,
+          );
+        }
+        url = new URL(location, url);
+        if (status === 303) method = "GET";
+        continue;
+      }
+      return response;
+    }
+  }
+
+  /** Closes the pooled connections. */
+  async close(): Promise<void> {
+    if (this.#agents) (await this.#agents).destroy();
+  }
+}

@@ -1,0 +1,150 @@
+import { randomBytes } from "node:crypto";
+import {
+  type FaultAction,
+  type FaultProxy,
+  type RecordedRequest,
+  type RunningRegistry,
+  randomFaults,
+  startFaultProxy,
+  startRegistry,
+} from "@pkg/testkit";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { openRegistry } from "../src/registry.js";
+import { MediaType } from "../src/types.js";
+import { bufferSource, imageManifest, readAll } from "./helpers.js";
+
+const MiB = 1024 * 1024;
+const options = { retry: { baseDelayMs: 5, maxDelayMs: 2000 }, env: {} };
+
+let registry: RunningRegistry;
+let proxy: FaultProxy;
+
+beforeAll(async () => {
+  registry = await startRegistry({ auth: "none" });
+  proxy = await startFaultProxy(registry.url);
+});
+afterEach(() => {
+  proxy.setPlan(() => "pass");
+});
+afterAll(async () => {
+  await proxy?.stop();
+  await registry?.stop();
+});
+
+/** A plan failing the first `times` requests that `match` with `action`. */
+function failFirst(times: number, match: (r: RecordedRequest) => boolean, action: FaultAction) {
+  let left = times;
+  return (request: RecordedRequest): FaultAction => {
+    if (left > 0 && match(request)) {
+      left -= 1;
+      return action;
+    }
+    return "pass";
+  };
+}
+
+const unavailable: FaultAction = {
+  status: 503,
+  headers: { "content-type": "application/json" },
+  body: '{"errors":[{"code":"UNAVAILABLE","message":"try later"}]}',
+};
+const target = (repository: string) => openRegistry(`${proxy.host}/${repository}`, options);
+
+test("5xx, 429 with Retry-After and dropped connections are retried until the push succeeds", async () => {
+  proxy.setPlan(failFirst(2, (r) => r.method === "HEAD", unavailable));
+  const repo = target("faults/simple");
+  const blob = bufferSource(randomBytes(1000));
+  expect(await repo.pushBlob(blob)).toBe("uploaded");
+
+  proxy.setPlan(failFirst(1, (r) => r.method === "PUT", { status: 429, headers: { "retry-after": "1" } }));
+  const config = bufferSource(Buffer.from("{}"));
+  await repo.pushBlob(config);
+  const descriptor = await repo.pushManifest(imageManifest(config, [blob]), MediaType.ImageManifest, "v1");
+  expect(proxy.requests.some((r) => r.status === 429)).toBe(true);
+
+  proxy.setPlan(failFirst(2, (r) => r.method === "GET", "drop"));
+  expect((await repo.fetchManifest("v1"))?.descriptor).toEqual(descriptor);
+});
+
+test("a chunk lost in transit is resent from where the registry says the upload stands", async () => {
+  let patches = 0;
+  proxy.setPlan((request) => {
+    if (request.method !== "PATCH") return "pass";
+    patches += 1;
+    return patches === 2 ? "drop" : patches === 3 ? unavailable : "pass";
+  });
+  const start = proxy.requests.length;
+  const repo = target("faults/chunks");
+  const bytes = randomBytes(8 * MiB);
+  const blob = bufferSource(bytes);
+  expect(await repo.pushBlob(blob)).toBe("uploaded");
+  const log = proxy.requests.slice(start);
+  expect(log.some((r) => r.method === "GET" && r.url.includes("/blobs/uploads/"))).toBe(true);
+  expect(blob.opened).toBe(1);
+  expect((await readAll(await repo.fetchBlob(blob.digest, blob.size))).equals(bytes)).toBe(true);
+});
+
+test("a lost upload session restarts the upload from scratch", async () => {
+  let patches = 0;
+  proxy.setPlan((request) => {
+    if (request.method === "PATCH" && ++patches === 2) {
+      return {
+        status: 404,
+        headers: { "content-type": "application/json" },
+        body: '{"errors":[{"code":"BLOB_UPLOAD_UNKNOWN","message":"gone"}]}',
+      };
+    }
+    return "pass";
+  });
+  const repo = target("faults/restart");
+  const bytes = randomBytes(7 * MiB);
+  const blob = bufferSource(bytes);
+  expect(await repo.pushBlob(blob)).toBe("uploaded");
+  expect(blob.opened).toBe(2);
+  expect((await readAll(await repo.fetchBlob(blob.digest))).equals(bytes)).toBe(true);
+});
+
+test("random faults on every kind of request: push and pull still complete", async () => {
+  proxy.setPlan(
+    randomFaults({
+      seed: 7,
+      drop: 0.1,
+      serverError: 0.1,
+      tooManyRequests: 0.05,
+      retryAfterSeconds: 0,
+      maxFaults: 10,
+    }),
+  );
+  const start = proxy.requests.length;
+  const repo = target("faults/random");
+  const config = bufferSource(Buffer.from('{"x":1}'));
+  const small = bufferSource(randomBytes(2000));
+  const large = bufferSource(randomBytes(7 * MiB));
+  for (const blob of [config, small, large]) await repo.pushBlob(blob);
+  const descriptor = await repo.pushManifest(
+    imageManifest(config, [small, large]),
+    MediaType.ImageManifest,
+    "v1",
+  );
+  expect((await repo.fetchManifest("v1"))?.descriptor.digest).toBe(descriptor.digest);
+  expect((await readAll(await repo.fetchBlob(large.digest))).equals(large.open())).toBe(true);
+  const injected = proxy.requests.slice(start).filter((r) => r.status === undefined || r.status >= 429);
+  expect(injected.length).toBeGreaterThan(0);
+});
+
+test("a registry that keeps answering 503 fails with exit 75 after the bounded retries", async () => {
+  proxy.setPlan(() => unavailable);
+  const start = proxy.requests.length;
+  const failure = target("faults/down").fetchManifest("v1");
+  await expect(failure).rejects.toMatchObject({ exitCode: 75 });
+  await expect(failure).rejects.toThrow(/faults\/down.*503.*UNAVAILABLE.*after 4 attempts/);
+  expect(proxy.requests.length - start).toBe(4);
+});
+
+test("a download cut off mid-body errors the stream as transient", async () => {
+  const repo = target("faults/cut");
+  const blob = bufferSource(randomBytes(2 * MiB));
+  await repo.pushBlob(blob);
+  proxy.setPlan(failFirst(1, (r) => r.method === "GET", "reset-mid-body"));
+  await expect(readAll(await repo.fetchBlob(blob.digest))).rejects.toMatchObject({ exitCode: 75 });
+});

@@ -1,0 +1,34 @@
+import { randomBytes } from "node:crypto";
+import { rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { describeError, isPkgError, PkgError } from "@pkg/common";
+
+/** A hidden, unique name in the same directory as `target`, so that renaming it onto `target` is atomic. */
+export function tempPathBeside(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.partial`);
+}
+
+/**
+ * Lets `write` produce a file or directory at a temporary path beside `target`, then renames it onto
+ * `target`. On any failure the temporary path is removed, so `target` is either complete or untouched.
+ * Errors that are not already PkgErrors are named after `target` and keep their exit code.
+ */
+export async function writeAtomically<T>(
+  target: string,
+  what: string,
+  write: (temp: string) => Promise<T>,
+): Promise<T> {
+  const temp = tempPathBeside(target);
+  try {
+    const result = await write(temp);
+    await rename(temp, target);
+    return result;
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    if (isPkgError(error)) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new PkgError(describeError(error).exitCode, `${target}: ${what} not written: ${message}`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,107 @@
+import { ExitCode, PkgError } from "@pkg/common";
+import type { Platform } from "@pkg/oci";
+import { type LibcFlavor, libcOf, parsePlatformKey } from "./key.js";
+
+/** The machine a package is pulled for. */
+export interface HostPlatform {
+  os: string;
+  architecture: string;
+  /** CPU variant (`v7`, `v8`), when known. */
+  variant?: string;
+  /** The host's C library on Linux; absent where there is none to speak of or it is unknown. */
+  libc?: LibcFlavor;
+}
+
+/**
+ * Whether an index entry can run on the host: same os and architecture; a variant, when the entry
+ * names one, equal to the host's; every `os.features` entry satisfied (`libc.glibc` only on a
+ * glibc host, `libc.musl` only on a musl host, any other feature never). An entry without
+ * `os.features` resolves on any host of its os and architecture.
+ */
+export function matchesHost(platform: Platform, host: HostPlatform): boolean {
+  if (platform.os !== host.os || platform.architecture !== host.architecture) return false;
+  if (platform.variant && platform.variant !== host.variant) return false;
+  return (platform["os.features"] ?? []).every(
+    (feature) => host.libc !== undefined && feature === `libc.${host.libc}`,
+  );
+}
+
+/**
+ * The entry to pull for the host: among the entries that match it, the one declaring the host's
+ * libc before a featureless one, then one naming the host's CPU variant before one naming none;
+ * the first in index order on a tie. Entries without a platform are portable builds, taken only
+ * when no entry matches.
+ */
+export function selectPlatformEntry<T extends { platform?: Platform }>(
+  entries: readonly T[],
+  host: HostPlatform,
+): T | undefined {
+  let best: T | undefined;
+  let bestScore = -1;
+  for (const entry of entries) {
+    const score =
+      entry.platform === undefined
+        ? 0
+        : matchesHost(entry.platform, host)
+          ? 1 + specificity(entry.platform)
+          : -1;
+    if (score > bestScore) {
+      best = entry;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function specificity(platform: Platform): number {
+  return ((platform["os.features"] ?? []).length > 0 ? 2 : 0) + (platform.variant ? 1 : 0);
+}
+
+const nodeArchitectures: Record<string, string> = {
+  x64: "amd64",
+  arm64: "arm64",
+  arm: "arm",
+  ia32: "386",
+  ppc64: "ppc64le",
+  s390x: "s390x",
+  riscv64: "riscv64",
+  loong64: "loong64",
+};
+
+/** The host this process runs on, in OCI's words; `libc` overrides the detected C library. */
+export function detectHostPlatform(libc?: LibcFlavor): HostPlatform {
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  const architecture = nodeArchitectures[process.arch] ?? process.arch;
+  const host: HostPlatform = { os, architecture };
+  if (architecture === "arm64") host.variant = "v8";
+  if (architecture === "arm") {
+    const armVersion = (process.config.variables as Record<string, unknown>).arm_version;
+    if (typeof armVersion === "string" || typeof armVersion === "number") host.variant = `v${armVersion}`;
+  }
+  if (os === "linux") host.libc = libc ?? hostLibc();
+  return host;
+}
+
+/**
+ * The host a platform key describes, for pulling another machine's package (`--platform`): its
+ * `+libc.<flavor>`, else `libc`. A bad key, or a `libc` that contradicts the key's, is a usage
+ * error (exit 64).
+ */
+export function hostFromPlatformKey(text: string, libc?: LibcFlavor): HostPlatform {
+  const key = parsePlatformKey(text);
+  const declared = libcOf(key);
+  if (declared !== undefined && libc !== undefined && declared !== libc) {
+    throw new PkgError(ExitCode.Usage, `platform ${key.key} declares ${declared}, but --libc says ${libc}`);
+  }
+  const host: HostPlatform = { os: key.os, architecture: key.architecture };
+  if (key.variant !== undefined) host.variant = key.variant;
+  const flavor = declared ?? libc;
+  if (flavor !== undefined) host.libc = flavor;
+  return host;
+}
+
+/** glibc reports its runtime version in Node's diagnostic report; musl does not. */
+function hostLibc(): LibcFlavor {
+  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
+  return report?.header?.glibcVersionRuntime ? "glibc" : "musl";
+}

@@ -1,0 +1,17 @@
+export {
+  detectHostPlatform,
+  type HostPlatform,
+  hostFromPlatformKey,
+  matchesHost,
+  selectPlatformEntry,
+} from "./host.js";
+export {
+  LIBC_FLAVORS,
+  type LibcFlavor,
+  libcOf,
+  matchPlatformKey,
+  type PlatformKey,
+  parsePlatformKey,
+  platformSlug,
+} from "./key.js";
+export { formatPlatform, platformKeyFromOci, platformsEqual, toOciPlatform } from "./oci.js";

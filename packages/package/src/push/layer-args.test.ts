@@ -1,0 +1,60 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ExitCode, PkgError } from "@pkg/common";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PackageMediaType } from "../media-types.js";
+import { parseLayerArg, readLocalLayer } from "./layer-args.js";
+
+describe("parseLayerArg", () => {
+  it("reads a plain path and a :from= tail", () => {
+    expect(parseLayerArg("a/b.tar.zst")).toEqual({ path: "a/b.tar.zst" });
+    expect(parseLayerArg("w.tar.zst:from=pip-packages/files.example/numpy")).toEqual({
+      path: "w.tar.zst",
+      mountFrom: "pip-packages/files.example/numpy",
+    });
+  });
+
+  it("keeps colons that are part of the path", () => {
+    expect(parseLayerArg("C:dir/x.tar.xz")).toEqual({ path: "C:dir/x.tar.xz" });
+  });
+
+  it.each(["x.tar.zst:from=", "x.tar.zst:from=Upper/Case", ":from=a/b"])("refuses %j with exit 64", (arg) => {
+    expect(() => parseLayerArg(arg)).toThrowError(PkgError);
+    expect(() => parseLayerArg(arg)).toThrowError(expect.objectContaining({ exitCode: ExitCode.Usage }));
+  });
+});
+
+describe("readLocalLayer", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "pkg-layer-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("detects zstd and xz by their magic bytes and digests the file", async () => {
+    const zst = join(dir, "a.bin");
+    await writeFile(zst, Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3]));
+    const layer = await readLocalLayer({ path: zst });
+    expect(layer.mediaType).toBe(PackageMediaType.LayerZstd);
+    expect(layer.source.size).toBe(7);
+    const expected = createHash("sha256")
+      .update(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3]))
+      .digest("hex");
+    expect(layer.source.digest).toBe(`sha256:${expected}`);
+    const xz = join(dir, "b.bin");
+    await writeFile(xz, Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 9]));
+    expect((await readLocalLayer({ path: xz })).mediaType).toBe(PackageMediaType.LayerXz);
+  });
+
+  it("refuses a missing file, a directory and a non-bundle with exit 65", async () => {
+    const plain = join(dir, "plain.txt");
+    await writeFile(plain, "hello");
+    for (const path of [join(dir, "missing.tar.zst"), dir, plain]) {
+      await expect(readLocalLayer({ path })).rejects.toMatchObject({ exitCode: ExitCode.Data });
+    }
+  });
+});

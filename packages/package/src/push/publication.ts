@@ -1,0 +1,73 @@
+import type { Target } from "@pkg/oci";
+import pLimit from "p-limit";
+import { type PlatformKey, platformKeyFromOci } from "../platform/index.js";
+import {
+  compareVersions,
+  existingVersions,
+  parseVersion,
+  planCascade,
+  publicationOfTag,
+  versionRecordTags,
+  withoutBuild,
+} from "../version/index.js";
+import { asImageIndex } from "./index-merge.js";
+
+const READ_CONCURRENCY = 8;
+
+export type Publication = ReturnType<typeof publicationOfTag>;
+
+/** What the cascade needs to know of the named tag; checked before anything is uploaded. */
+export function cascadePublication(tag: string, cascade: boolean): Publication | undefined {
+  return cascade ? publicationOfTag(tag) : undefined;
+}
+
+/**
+ * The tags one push writes, the named tag first. Without the cascade that is the named tag alone;
+ * with it, the exact and rolling tags the cascade rule lets this platform take, judged against
+ * the versions the repository already holds.
+ */
+export async function planPublication(
+  target: Target,
+  tag: string,
+  platform: PlatformKey,
+  publication: Publication | undefined,
+): Promise<string[]> {
+  if (!publication) return [tag];
+  const existing = await newerVersionsWithPlatforms(target, publication.version, publication.variant);
+  const writes = planCascade({ ...publication, platforms: [platform], existing, cascade: true });
+  return [tag, ...writes.map((w) => w.tag).filter((t) => t !== tag)];
+}
+
+/**
+ * Only versions newer than the one published can stand in a rolling tag's way, so only their
+ * tags are read: a new release reads a handful of indexes, not the whole history.
+ */
+async function newerVersionsWithPlatforms(
+  target: Target,
+  published: Publication["version"],
+  variant: string | undefined,
+): Promise<Map<string, Set<string>>> {
+  const base = withoutBuild(published);
+  const records = new Map(
+    [...versionRecordTags(await target.listTags(), variant)].filter(
+      ([text]) => compareVersions(parseVersion(text), base) > 0,
+    ),
+  );
+  const limit = pLimit(READ_CONCURRENCY);
+  const platformsByTag = new Map<string, string[]>();
+  await Promise.all(
+    [...records.values()].flat().map((recordTag) =>
+      limit(async () => {
+        const stored = await target.fetchManifest(recordTag);
+        const index = stored ? asImageIndex(stored.bytes) : undefined;
+        if (!index) return;
+        const keys = index.manifests.flatMap((m) => {
+          const key = m.platform ? platformKeyFromOci(m.platform) : undefined;
+          return key ? [key.key] : [];
+        });
+        platformsByTag.set(recordTag, keys);
+      }),
+    ),
+  );
+  return existingVersions(records, platformsByTag);
+}

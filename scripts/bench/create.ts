@@ -1,0 +1,168 @@
+// Benchmark of `createBundle` against GNU tar piped into the zstd and xz tools, on the same tree,
+// in the same run. Run: npx tsx --conditions=source scripts/bench/create.ts [runs]
+import { spawn } from "node:child_process";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { mixedTree } from "./mixed-tree.js";
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const childScript = join(dirname(fileURLToPath(import.meta.url)), "create-child.ts");
+
+export const goals = { ratio: 1.2, peakRssBytes: 256 * 1024 * 1024 };
+
+const cases = [
+  { name: "tar.zst level 3", extension: "tar.zst", level: 3, tool: "zstd -q -T0 -3" },
+  { name: "tar.xz preset 3", extension: "tar.xz", level: 3, tool: "xz -T0 -3" },
+] as const;
+
+export interface BenchCase {
+  name: string;
+  /** Median seconds of our createBundle, measured inside its process. */
+  oursSeconds: number;
+  /** Median seconds of our whole child process, start-up included. */
+  oursProcessSeconds: number;
+  /** Median seconds of `tar | compressor`. */
+  referenceSeconds: number;
+  ratio: number;
+  oursPeakRssBytes: number;
+  oursSize: number;
+  referenceSize: number;
+  ok: boolean;
+}
+
+export interface CreateBenchResult {
+  tree: { path: string; bytes: number; files: number };
+  runs: number;
+  cases: BenchCase[];
+  ok: boolean;
+}
+
+function run(command: string, args: string[]): Promise<{ stdout: string; seconds: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.once("error", reject);
+    child.once("close", (code) => {
+      if (code === 0) resolve({ stdout, seconds: (performance.now() - started) / 1000 });
+      else reject(new Error(`${command} ${args.join(" ")} exited with ${code}`));
+    });
+  });
+}
+
+async function treeSize(root: string): Promise<{ bytes: number; files: number }> {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    files++;
+    bytes += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return { bytes, files };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+interface OursRun {
+  seconds: number;
+  processSeconds: number;
+  maxRssBytes: number;
+  size: number;
+}
+
+async function runOurs(tree: string, output: string, level: number): Promise<OursRun> {
+  // the child runs under the same loader as this script (tsx, source condition)
+  const { stdout, seconds } = await run(process.execPath, [
+    ...process.execArgv,
+    childScript,
+    tree,
+    output,
+    String(level),
+  ]);
+  const report = JSON.parse(stdout) as { seconds: number; maxRssBytes: number; size: number };
+  return { ...report, processSeconds: seconds };
+}
+
+async function runReference(tree: string, output: string, tool: string): Promise<{ seconds: number; size: number }> {
+  const { seconds } = await run("bash", ["-c", `set -o pipefail; tar -C "$1" -cf - . | ${tool} > "$2"`, "bench", tree, output]);
+  return { seconds, size: (await stat(output)).size };
+}
+
+export async function runCreateBench(options: { runs?: number; benchDir?: string } = {}): Promise<CreateBenchResult> {
+  const runs = options.runs ?? 3;
+  const benchDir = options.benchDir ?? join(repoRoot, ".bench");
+  const tree = await mixedTree(benchDir);
+  const outDir = join(benchDir, "out");
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  // warm the page cache, so that neither side pays for the first read of the tree
+  await run("bash", ["-c", 'tar -C "$1" -cf - . | cat > /dev/null', "bench", tree]);
+
+  const results: BenchCase[] = [];
+  for (const spec of cases) {
+    const ours: OursRun[] = [];
+    const reference: { seconds: number; size: number }[] = [];
+    const oursOutput = join(outDir, `ours.${spec.extension}`);
+    const referenceOutput = join(outDir, `reference.${spec.extension}`);
+    for (let index = 0; index < runs; index++) {
+      await rm(referenceOutput, { force: true });
+      reference.push(await runReference(tree, referenceOutput, spec.tool));
+      await rm(oursOutput, { force: true });
+      ours.push(await runOurs(tree, oursOutput, spec.level));
+    }
+    const oursSeconds = median(ours.map((r) => r.seconds));
+    const referenceSeconds = median(reference.map((r) => r.seconds));
+    const ratio = oursSeconds / referenceSeconds;
+    const oursPeakRssBytes = Math.max(...ours.map((r) => r.maxRssBytes));
+    results.push({
+      name: spec.name,
+      oursSeconds,
+      oursProcessSeconds: median(ours.map((r) => r.processSeconds)),
+      referenceSeconds,
+      ratio,
+      oursPeakRssBytes,
+      oursSize: (ours[0] as OursRun).size,
+      referenceSize: (reference[0] as { size: number }).size,
+      ok: ratio <= goals.ratio && oursPeakRssBytes < goals.peakRssBytes,
+    });
+  }
+  await rm(outDir, { recursive: true, force: true });
+  return { tree: { path: tree, ...(await treeSize(tree)) }, runs, cases: results, ok: results.every((c) => c.ok) };
+}
+
+const MiB = 1024 * 1024;
+
+export function formatCreateBench(result: CreateBenchResult): string {
+  const header = ["case", "ours s", "(process s)", "tar|tool s", "ratio", "goal", "peak RSS", "goal", "ours MiB", "ref MiB", ""];
+  const rows = result.cases.map((c) => [
+    c.name,
+    c.oursSeconds.toFixed(2),
+    `(${c.oursProcessSeconds.toFixed(2)})`,
+    c.referenceSeconds.toFixed(2),
+    c.ratio.toFixed(2),
+    `<= ${goals.ratio}`,
+    `${(c.oursPeakRssBytes / MiB).toFixed(0)} MiB`,
+    `< ${goals.peakRssBytes / MiB} MiB`,
+    (c.oursSize / MiB).toFixed(1),
+    (c.referenceSize / MiB).toFixed(1),
+    c.ok ? "ok" : "MISSED",
+  ]);
+  const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => (row[column] ?? "").length)));
+  const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd();
+  const tree = `tree: ${result.tree.files} files, ${(result.tree.bytes / MiB).toFixed(0)} MiB; median of ${result.runs} runs`;
+  return [tree, line(header), ...rows.map(line)].join("\n");
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await runCreateBench({ runs: process.argv[2] ? Number(process.argv[2]) : undefined });
+  console.log(formatCreateBench(result));
+  process.exitCode = result.ok ? 0 : 1;
+}
