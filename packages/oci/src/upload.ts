@@ -193,9 +193,14 @@ async function sendChunk(ctx: UploadContext, location: URL, chunk: Buffer, start
 async function uploadChunked(ctx: UploadContext, source: BlobSource, location: URL): Promise<void> {
   const reader = new ChunkReader(source.open());
   const hash = createHash("sha256");
+  // Chunks are read and hashed in order, each while the previous one is on the wire. Past the
+  // declared end, one byte more tells whether the source is longer than declared.
   const readNext = (from: number): Promise<Buffer> => {
-    // past the declared end, one byte more tells whether the source is longer than declared
-    const read = reader.read(from < source.size ? Math.min(ctx.chunkSize, source.size - from) : 1);
+    const within = from < source.size;
+    const read = reader.read(within ? Math.min(ctx.chunkSize, source.size - from) : 1).then((chunk) => {
+      if (within) hash.update(chunk);
+      return chunk;
+    });
     read.catch(() => {}); // awaited below; a failure while a chunk is in flight must not go unhandled
     return read;
   };
@@ -203,7 +208,6 @@ async function uploadChunked(ctx: UploadContext, source: BlobSource, location: U
   let offset = 0;
   let extra = 0;
   try {
-    // the next chunk is read while the current one is on the wire
     let pending = readNext(0);
     for (;;) {
       const chunk = await pending;
@@ -213,7 +217,6 @@ async function uploadChunked(ctx: UploadContext, source: BlobSource, location: U
       }
       if (chunk.length === 0) break;
       pending = readNext(offset + chunk.length);
-      hash.update(chunk);
       url = await sendChunk(ctx, url, chunk, offset);
       offset += chunk.length;
     }

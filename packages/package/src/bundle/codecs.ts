@@ -1,7 +1,10 @@
 import type { Transform } from "node:stream";
-import { check, createUnxz, createXz, type Unxz, type Xz } from "node-liblzma";
-import { CompressStream, DecompressStream } from "zstd-napi";
+import { createUnxz, type Unxz } from "node-liblzma";
+import { DecompressStream } from "zstd-napi";
+import type { Emit, Encoder } from "./encoder.js";
 import type { BundlePlan } from "./options.js";
+import { XzEncoder } from "./xz-encoder.js";
+import { ZstdEncoder } from "./zstd-encoder.js";
 
 export type ArchiveKind = "zstd" | "xz" | "tar";
 
@@ -23,20 +26,14 @@ export function detectArchive(head: Buffer): ArchiveKind | undefined {
 const XZ_CHUNK = 1 << 20;
 
 /** node-liblzma's streams extend stream.Transform, but its typings declare `on` overloads Transform's do not accept. */
-function asTransform(stream: Xz | Unxz): Transform {
+function asTransform(stream: Unxz): Transform {
   return stream as unknown as Transform;
 }
 
-/**
- * The compressor for a plan. zstd always runs in multi-threaded mode (at least one worker), which
- * moves compression off the main thread and makes the output independent of the worker count.
- */
-export function compressor(plan: BundlePlan): Transform {
-  if (plan.format === "tar.zst") {
-    return new CompressStream({ compressionLevel: plan.level, nbWorkers: plan.threads, checksumFlag: true });
-  }
-  // CRC64 is what the xz tool writes by default; liblzma's binding would otherwise write no check
-  return asTransform(createXz({ preset: plan.level, threads: plan.threads, check: check.CRC64, chunkSize: XZ_CHUNK }));
+/** The compressor for a plan, emitting its output to `emit`. */
+export function createEncoder(plan: BundlePlan, emit: Emit): Encoder {
+  if (plan.format === "tar.zst") return new ZstdEncoder(plan.level, plan.threads, emit);
+  return new XzEncoder(plan.level, plan.threads, emit);
 }
 
 /** The decompressor for an archive kind; a plain tar needs none. */

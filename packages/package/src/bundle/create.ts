@@ -1,12 +1,9 @@
-import { createWriteStream } from "node:fs";
-import { pipeline } from "node:stream/promises";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { writeAtomically } from "./atomic-output.js";
-import { BufferPool } from "./buffer-pool.js";
-import { compressor } from "./codecs.js";
-import { DigestTap } from "./digest-tap.js";
+import { createEncoder } from "./codecs.js";
+import { HashedFile } from "./hashed-file.js";
 import { type BundlePlan, type CreateBundleOptions, planBundle } from "./options.js";
-import { pump } from "./pump.js";
-import { defaultLimits, poolSizeFor, tarChunks } from "./tar-producer.js";
+import { tarChunks } from "./tar-producer.js";
 import { type SourceEntry, walkTree } from "./walk.js";
 
 export interface BundleResult {
@@ -21,37 +18,46 @@ export interface BundleResult {
   mediaType: string;
 }
 
-/** Compressed bytes in flight between the compressor and the file. */
-const OUTPUT_BYTES = 1 << 20;
+interface Written {
+  digest: string;
+  size: number;
+  uncompressedSize: number;
+  entries: number;
+}
 
-/** Tar chunks handed to the compressor and not yet consumed by it. */
-const CHUNKS_IN_FLIGHT = 3;
-
-/** Streams the tar of `entries` through the compressor and the digest into `file`; returns the tar size. */
+/**
+ * Reads, compresses, hashes and writes one chunk at a time: each stage is done with a chunk before
+ * the next is read, so memory is one chunk plus the compressor's own, and nothing is copied twice.
+ */
 async function writeBundle(
-  entries: SourceEntry[],
+  entries: Iterable<SourceEntry>,
   plan: BundlePlan,
-  file: string,
-  tap: DigestTap,
+  path: string,
   onProgress: ((bytesIn: number) => void) | undefined,
-): Promise<number> {
-  const pool = new BufferPool(poolSizeFor(defaultLimits));
-  const compress = compressor(plan);
-  const writing = pipeline(compress, tap, createWriteStream(file, { flags: "wx", highWaterMark: OUTPUT_BYTES }));
-  let bytesIn = 0;
-  function* counted(): Generator<Buffer> {
-    for (const chunk of tarChunks(entries, pool)) {
-      bytesIn += chunk.length;
-      yield chunk;
-      onProgress?.(bytesIn);
+): Promise<Written> {
+  let count = 0;
+  function* counted(): Generator<SourceEntry> {
+    for (const entry of entries) {
+      count++;
+      yield entry;
     }
   }
-  const feeding = pump(counted(), compress, (chunk) => pool.release(chunk), CHUNKS_IN_FLIGHT).then(
-    () => compress.end(),
-    (error: unknown) => compress.destroy(error instanceof Error ? error : new Error(String(error))),
-  );
-  await Promise.all([feeding, writing]);
-  return bytesIn;
+  const file = new HashedFile(path);
+  try {
+    const encoder = createEncoder(plan, (output) => file.write(output));
+    let bytesIn = 0;
+    for (const chunk of tarChunks(counted())) {
+      await encoder.write(chunk);
+      bytesIn += chunk.length;
+      onProgress?.(bytesIn);
+      // zstd works synchronously: a turn of the event loop between chunks keeps timers and signals alive
+      await nextTurn();
+    }
+    await encoder.end();
+    return { digest: file.digest(), size: file.bytes, uncompressedSize: bytesIn, entries: count };
+  } finally {
+    file.close();
+  }
 }
 
 /**
@@ -62,15 +68,8 @@ async function writeBundle(
 export async function createBundle(options: CreateBundleOptions): Promise<BundleResult> {
   const plan = planBundle(options);
   const entries = walkTree(options.sourceDir, plan.mtime);
-  const tap = new DigestTap(OUTPUT_BYTES);
-  const uncompressedSize = await writeAtomically(options.output, "bundle", (temp) =>
-    writeBundle(entries, plan, temp, tap, options.onProgress),
+  const written = await writeAtomically(options.output, "bundle", (temp) =>
+    writeBundle(entries, plan, temp, options.onProgress),
   );
-  return {
-    digest: tap.digest(),
-    size: tap.bytes,
-    uncompressedSize,
-    entries: entries.length,
-    mediaType: plan.mediaType,
-  };
+  return { ...written, mediaType: plan.mediaType };
 }

@@ -44,38 +44,44 @@ function toEntry(source: string, name: string, info: Stats, mtime: number): Sour
   throw dataError(`${source}: is ${specialKind(info)}; a bundle holds only files, directories and symlinks`);
 }
 
-function compareNames(a: { key: Buffer }, b: { key: Buffer }): number {
-  return Buffer.compare(a.key, b.key);
-}
-
-function directoryInfo(root: string): Stats {
+function sourceDirectory(root: string): void {
+  let info: Stats;
   try {
-    return statSync(root);
+    info = statSync(root);
   } catch (error) {
     throw dataError(`${root}: cannot read the source directory (${(error as Error).message})`);
+  }
+  if (!info.isDirectory()) throw dataError(`${root}: the source is not a directory`);
+}
+
+/** The entries of one directory, sorted by the UTF-8 bytes of their archive names. */
+function listDirectory(absolute: string, prefix: string, mtime: number): SourceEntry[] {
+  const children: { key: Buffer; entry: SourceEntry }[] = [];
+  for (const raw of readdirSync(absolute, { encoding: "buffer" })) {
+    const name = decodeName(raw, absolute);
+    const source = join(absolute, name);
+    const entry = toEntry(source, `${prefix}${name}`, lstatSync(source), mtime);
+    children.push({ key: Buffer.from(entry.name, "utf8"), entry });
+  }
+  return children.sort((a, b) => Buffer.compare(a.key, b.key)).map(({ entry }) => entry);
+}
+
+function* walkDirectory(absolute: string, prefix: string, mtime: number): Generator<SourceEntry> {
+  for (const entry of listDirectory(absolute, prefix, mtime)) {
+    yield entry;
+    if (entry.type === "directory") yield* walkDirectory(entry.source, entry.name, mtime);
   }
 }
 
 /**
- * Every entry below `root` (not `root` itself), sorted by the UTF-8 bytes of its archive name,
- * with normalised modes and the given mtime. Symlinks are recorded, never followed.
- * Synchronous on purpose: one lstat per file is cheaper as a plain system call than as a
- * round trip through the thread pool, and nothing else runs while a bundle is listed.
+ * Every entry below `root` (not `root` itself), in the byte order of the UTF-8 of their archive
+ * names, with normalised modes and the given mtime; symlinks are recorded, never followed.
+ * Directory names end with `/`, so sorting each directory and descending in place gives the order
+ * of a sort of all paths, and the walk can be lazy: the tar stream starts before the tree is listed.
+ * Synchronous on purpose: an lstat per file costs less as a plain system call than as a round
+ * trip through the thread pool.
  */
-export function walkTree(root: string, mtime: number): SourceEntry[] {
-  if (!directoryInfo(root).isDirectory()) throw dataError(`${root}: the source is not a directory`);
-
-  const found: { key: Buffer; entry: SourceEntry }[] = [];
-  const pending = [""];
-  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
-    const absolute = join(root, dir);
-    for (const raw of readdirSync(absolute, { encoding: "buffer" })) {
-      const name = decodeName(raw, absolute);
-      const source = join(absolute, name);
-      const entry = toEntry(source, dir === "" ? name : `${dir}/${name}`, lstatSync(source), mtime);
-      if (entry.type === "directory") pending.push(entry.name.slice(0, -1));
-      found.push({ key: Buffer.from(entry.name, "utf8"), entry });
-    }
-  }
-  return found.sort(compareNames).map(({ entry }) => entry);
+export function* walkTree(root: string, mtime: number): Generator<SourceEntry> {
+  sourceDirectory(root);
+  yield* walkDirectory(root, "", mtime);
 }
