@@ -6,7 +6,12 @@ import { createBundle } from "../../packages/package/src/bundle/index.js";
 const [sourceDir, output, level] = process.argv.slice(2);
 if (!sourceDir || !output || !level) throw new Error("usage: create-child.ts <sourceDir> <output> <level>");
 const started = performance.now();
-const result = await createBundle({ sourceDir, output, level: Number(level) });
+const result = await createBundle({
+  sourceDir,
+  output,
+  level: Number(level),
+  threads: Number(process.argv[5] ?? 0),
+});
 const seconds = (performance.now() - started) / 1000;
 // resourceUsage().maxRSS is in kilobytes
 const maxRssBytes = process.resourceUsage().maxRSS * 1024;

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
-const RECIPE_VERSION = "mixed-tree v1";
+const RECIPE_VERSION = "mixed-tree v2";
 
 /** Deterministic pseudo-random bytes: AES-128-CTR of zeros under a fixed key. */
 class Prng {
@@ -41,10 +41,46 @@ class Prng {
 }
 
 const words = [
-  "config", "buffer", "request", "handler", "stream", "parse", "value", "index", "result", "error",
-  "module", "export", "import", "return", "const", "string", "number", "options", "context", "state",
-  "render", "update", "create", "delete", "resolve", "reject", "promise", "async", "await", "source",
-  "target", "version", "package", "release", "platform", "binary", "archive", "digest", "layer", "tag",
+  "config",
+  "buffer",
+  "request",
+  "handler",
+  "stream",
+  "parse",
+  "value",
+  "index",
+  "result",
+  "error",
+  "module",
+  "export",
+  "import",
+  "return",
+  "const",
+  "string",
+  "number",
+  "options",
+  "context",
+  "state",
+  "render",
+  "update",
+  "create",
+  "delete",
+  "resolve",
+  "reject",
+  "promise",
+  "async",
+  "await",
+  "source",
+  "target",
+  "version",
+  "package",
+  "release",
+  "platform",
+  "binary",
+  "archive",
+  "digest",
+  "layer",
+  "tag",
 ] as const;
 
 function textBlock(prng: Prng, bytes: number): string {
@@ -117,15 +153,20 @@ async function generate(root: string): Promise<void> {
     await put(join(root, `share/tool/data/table-${index}.dat`), data);
   }
 
+  // about ten files per directory, as in real releases: 400 directories up to 4 levels deep
   const areas = ["include/tool", "share/doc/tool", "lib/python3/site-packages/tool", "share/tool/templates"];
   const extensions = [".h", ".md", ".py", ".tmpl"];
+  const directories = areas.flatMap((area) =>
+    Array.from({ length: 100 }, () => {
+      const depth = prng.below(4);
+      return join(area, ...Array.from({ length: depth }, () => `${prng.pick(words)}${prng.below(3)}`));
+    }),
+  );
   for (let index = 0; index < 4000; index++) {
-    const area = areas[index % areas.length] as string;
-    const depth = prng.below(4);
-    const dirs = Array.from({ length: depth }, () => `${prng.pick(words)}${prng.below(6)}`);
+    const dir = prng.pick(directories);
     const name = `${prng.pick(words)}_${index}${extensions[index % extensions.length]}`;
     const size = 512 + prng.below(prng.below(8) === 0 ? 64 * 1024 : 16 * 1024);
-    await put(join(root, area, ...dirs, name), textBlock(prng, size), index % 97 === 0 ? 0o755 : 0o644);
+    await put(join(root, dir, name), textBlock(prng, size), index % 97 === 0 ? 0o755 : 0o644);
   }
   for (const empty of ["var/lib/tool", "share/tool/plugins", "etc/tool/conf.d"]) {
     await mkdir(join(root, empty), { recursive: true });

@@ -1,7 +1,7 @@
 import type { Transform } from "node:stream";
-import { createUnxz, type Unxz } from "node-liblzma";
 import { DecompressStream } from "zstd-napi";
 import type { Emit, Encoder } from "./encoder.js";
+import { xzDecompressor } from "./liblzma.js";
 import type { BundlePlan } from "./options.js";
 import { XzEncoder } from "./xz-encoder.js";
 import { ZstdEncoder } from "./zstd-encoder.js";
@@ -23,13 +23,6 @@ export function detectArchive(head: Buffer): ArchiveKind | undefined {
   return undefined;
 }
 
-const XZ_CHUNK = 1 << 20;
-
-/** node-liblzma's streams extend stream.Transform, but its typings declare `on` overloads Transform's do not accept. */
-function asTransform(stream: Unxz): Transform {
-  return stream as unknown as Transform;
-}
-
 /** The compressor for a plan, emitting its output to `emit`. */
 export function createEncoder(plan: BundlePlan, emit: Emit): Encoder {
   if (plan.format === "tar.zst") return new ZstdEncoder(plan.level, plan.threads, emit);
@@ -39,6 +32,6 @@ export function createEncoder(plan: BundlePlan, emit: Emit): Encoder {
 /** The decompressor for an archive kind; a plain tar needs none. */
 export function decompressor(kind: ArchiveKind): Transform | undefined {
   if (kind === "zstd") return new DecompressStream();
-  if (kind === "xz") return asTransform(createUnxz({ chunkSize: XZ_CHUNK }));
+  if (kind === "xz") return xzDecompressor();
   return undefined;
 }

@@ -4,7 +4,7 @@ import { createEncoder } from "./codecs.js";
 import { HashedFile } from "./hashed-file.js";
 import { type BundlePlan, type CreateBundleOptions, planBundle } from "./options.js";
 import { tarChunks } from "./tar-producer.js";
-import { type SourceEntry, walkTree } from "./walk.js";
+import { checkSourceDirectory, type SourceEntry, walkTree } from "./walk.js";
 
 export interface BundleResult {
   /** `sha256:<hex>` of the compressed file. */
@@ -43,8 +43,8 @@ async function writeBundle(
     }
   }
   const file = new HashedFile(path);
+  const encoder = createEncoder(plan, (output) => file.write(output));
   try {
-    const encoder = createEncoder(plan, (output) => file.write(output));
     let bytesIn = 0;
     for (const chunk of tarChunks(counted())) {
       await encoder.write(chunk);
@@ -55,6 +55,9 @@ async function writeBundle(
     }
     await encoder.end();
     return { digest: file.digest(), size: file.bytes, uncompressedSize: bytesIn, entries: count };
+  } catch (error) {
+    encoder.abort();
+    throw error;
   } finally {
     file.close();
   }
@@ -63,13 +66,20 @@ async function writeBundle(
 /**
  * Writes `sourceDir` as a deterministic tar, compressed with zstd or xz, to `output`: the same tree
  * gives the same bytes whatever its timestamps, owners, umask or directory order. The file appears
- * only when complete; its sha256 is computed as it is written.
+ * only when complete; its sha256 is computed as it is written. When `output` is inside `sourceDir`
+ * it is left out of the bundle, as are its temporary file and an earlier bundle of the same name.
  */
 export async function createBundle(options: CreateBundleOptions): Promise<BundleResult> {
   const plan = planBundle(options);
-  const entries = walkTree(options.sourceDir, plan.mtime);
+  checkSourceDirectory(options.sourceDir);
+  // a bundle written inside its own source tree must not end up in itself
   const written = await writeAtomically(options.output, "bundle", (temp) =>
-    writeBundle(entries, plan, temp, options.onProgress),
+    writeBundle(
+      walkTree(options.sourceDir, plan.mtime, [options.output, temp]),
+      plan,
+      temp,
+      options.onProgress,
+    ),
   );
   return { ...written, mediaType: plan.mediaType };
 }

@@ -4,6 +4,8 @@ export interface Encoder {
   write(input: Buffer): void | Promise<void>;
   /** Finishes the compressed stream; all of the output has been emitted when this settles. */
   end(): void | Promise<void>;
+  /** Releases what the compressor holds after a failure; no write may be pending. */
+  abort(): void;
 }
 
 /** Receives compressed output; the buffer is only valid during the call. */

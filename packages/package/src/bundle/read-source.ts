@@ -5,7 +5,10 @@ import { ExitCode, PkgError } from "@pkg/common";
 // asynchronous file operations exceeded the reading itself, while compression runs on its own threads.
 
 function changedWhileReading(source: string, size: number): PkgError {
-  return new PkgError(ExitCode.IoError, `${source}: changed while being read (it had ${size} bytes when listed)`);
+  return new PkgError(
+    ExitCode.IoError,
+    `${source}: changed while being read (it had ${size} bytes when listed)`,
+  );
 }
 
 /** Reads until `length` bytes are in or the file ends; returns how many were read. */
@@ -48,7 +51,8 @@ export class SourceFile {
   /** Checks that the file ends where it was listed to end, and closes it. */
   finish(): void {
     try {
-      if (readFully(this.#fd, Buffer.alloc(1), 0, 1, this.#size) !== 0) throw changedWhileReading(this.#source, this.#size);
+      if (readFully(this.#fd, Buffer.alloc(1), 0, 1, this.#size) !== 0)
+        throw changedWhileReading(this.#source, this.#size);
     } finally {
       this.close();
     }

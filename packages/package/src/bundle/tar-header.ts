@@ -35,29 +35,42 @@ interface UstarFields {
   mtime: number;
 }
 
+/** Writes `value` as zero-padded octal digits and a NUL, without building a string. */
 function writeOctal(block: Buffer, offset: number, width: number, value: number): void {
-  block.write(`${value.toString(8).padStart(width - 1, "0")}\0`, offset, width, "ascii");
+  let rest = value;
+  for (let at = offset + width - 2; at >= offset; at--) {
+    block[at] = 0x30 + (rest % 8);
+    rest = Math.floor(rest / 8);
+  }
+  block[offset + width - 1] = 0;
 }
 
-function ustarBlock(fields: UstarFields): Buffer {
+/** The fields every header shares: zero uid and gid, ustar magic, empty uname and gname, no device. */
+const TEMPLATE = (() => {
   const block = Buffer.alloc(BLOCK);
-  block.write(fields.name, 0, 100, "ascii");
-  writeOctal(block, 100, 8, fields.mode);
   writeOctal(block, 108, 8, 0);
   writeOctal(block, 116, 8, 0);
+  block.write("ustar\x0000", 257, 8, "latin1");
+  writeOctal(block, 329, 8, 0);
+  writeOctal(block, 337, 8, 0);
+  return block;
+})();
+
+function ustarBlock(fields: UstarFields): Buffer {
+  const block = Buffer.allocUnsafe(BLOCK);
+  TEMPLATE.copy(block);
+  block.write(fields.name, 0, 100, "latin1");
+  writeOctal(block, 100, 8, fields.mode);
   writeOctal(block, 124, 12, fields.size);
   writeOctal(block, 136, 12, fields.mtime);
   block[156] = typeflags[fields.type];
-  block.write(fields.linkname, 157, 100, "ascii");
-  block.write("ustar\x0000", 257, 8, "ascii");
-  // uname and gname stay empty: nothing about the machine that built the bundle leaks into it
-  writeOctal(block, 329, 8, 0);
-  writeOctal(block, 337, 8, 0);
-  block.write(fields.prefix, 345, 155, "ascii");
+  if (fields.linkname) block.write(fields.linkname, 157, 100, "latin1");
+  if (fields.prefix) block.write(fields.prefix, 345, 155, "latin1");
   block.fill(0x20, 148, 156);
   let sum = 0;
-  for (const byte of block) sum += byte;
-  block.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148, 8, "ascii");
+  for (let at = 0; at < BLOCK; at++) sum += block[at] as number;
+  writeOctal(block, 148, 7, sum);
+  block[155] = 0x20;
   return block;
 }
 

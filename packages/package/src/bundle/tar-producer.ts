@@ -28,7 +28,8 @@ function fillPacked(segment: PackedSegment, chunks: ChunkBuffer): Buffer {
   const buffer = chunks.take(segment.length + 1).fill(0, 0, segment.length + 1);
   for (const part of segment.parts) {
     part.header.copy(buffer, part.offset);
-    if (part.file && part.file.size > 0) readFileInto(part.file.source, part.file.size, buffer, part.file.dataOffset);
+    if (part.file && part.file.size > 0)
+      readFileInto(part.file.source, part.file.size, buffer, part.file.dataOffset);
   }
   return buffer.subarray(0, segment.length);
 }

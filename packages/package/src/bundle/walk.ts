@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { dataError } from "@pkg/common";
 import type { TarEntry } from "./tar-header.js";
 
@@ -31,8 +31,12 @@ export function normalisedFileMode(mode: number): number {
   return mode & 0o111 ? 0o755 : 0o644;
 }
 
+function directoryEntry(source: string, name: string, mtime: number): SourceEntry {
+  return { source, name: `${name}/`, type: "directory", mode: 0o755, size: 0, mtime };
+}
+
 function toEntry(source: string, name: string, info: Stats, mtime: number): SourceEntry {
-  if (info.isDirectory()) return { source, name: `${name}/`, type: "directory", mode: 0o755, size: 0, mtime };
+  if (info.isDirectory()) return directoryEntry(source, name, mtime);
   if (info.isFile()) {
     // hard links are stored as the regular files they are: each path carries its own content
     return { source, name, type: "file", mode: normalisedFileMode(info.mode), size: info.size, mtime };
@@ -44,7 +48,8 @@ function toEntry(source: string, name: string, info: Stats, mtime: number): Sour
   throw dataError(`${source}: is ${specialKind(info)}; a bundle holds only files, directories and symlinks`);
 }
 
-function sourceDirectory(root: string): void {
+/** Checks that `root` is a directory that can be read, before anything is written. */
+export function checkSourceDirectory(root: string): void {
   let info: Stats;
   try {
     info = statSync(root);
@@ -54,22 +59,33 @@ function sourceDirectory(root: string): void {
   if (!info.isDirectory()) throw dataError(`${root}: the source is not a directory`);
 }
 
+interface WalkOptions {
+  mtime: number;
+  /** Absolute paths left out, such as the bundle being written when it is inside the tree. */
+  exclude: ReadonlySet<string>;
+}
+
 /** The entries of one directory, sorted by the UTF-8 bytes of their archive names. */
-function listDirectory(absolute: string, prefix: string, mtime: number): SourceEntry[] {
+function listDirectory(absolute: string, prefix: string, options: WalkOptions): SourceEntry[] {
+  const { mtime, exclude } = options;
   const children: { key: Buffer; entry: SourceEntry }[] = [];
-  for (const raw of readdirSync(absolute, { encoding: "buffer" })) {
-    const name = decodeName(raw, absolute);
+  for (const dirent of readdirSync(absolute, { encoding: "buffer", withFileTypes: true })) {
+    const name = decodeName(dirent.name, absolute);
     const source = join(absolute, name);
-    const entry = toEntry(source, `${prefix}${name}`, lstatSync(source), mtime);
+    if (exclude.has(source)) continue;
+    // a directory needs nothing from lstat: its mode is normalised and it has no size
+    const entry = dirent.isDirectory()
+      ? directoryEntry(source, `${prefix}${name}`, mtime)
+      : toEntry(source, `${prefix}${name}`, lstatSync(source), mtime);
     children.push({ key: Buffer.from(entry.name, "utf8"), entry });
   }
   return children.sort((a, b) => Buffer.compare(a.key, b.key)).map(({ entry }) => entry);
 }
 
-function* walkDirectory(absolute: string, prefix: string, mtime: number): Generator<SourceEntry> {
-  for (const entry of listDirectory(absolute, prefix, mtime)) {
+function* walkDirectory(absolute: string, prefix: string, options: WalkOptions): Generator<SourceEntry> {
+  for (const entry of listDirectory(absolute, prefix, options)) {
     yield entry;
-    if (entry.type === "directory") yield* walkDirectory(entry.source, entry.name, mtime);
+    if (entry.type === "directory") yield* walkDirectory(entry.source, entry.name, options);
   }
 }
 
@@ -79,9 +95,9 @@ function* walkDirectory(absolute: string, prefix: string, mtime: number): Genera
  * Directory names end with `/`, so sorting each directory and descending in place gives the order
  * of a sort of all paths, and the walk can be lazy: the tar stream starts before the tree is listed.
  * Synchronous on purpose: an lstat per file costs less as a plain system call than as a round
- * trip through the thread pool.
+ * trip through the thread pool. Paths in `exclude` are left out, whether absolute or relative.
  */
-export function* walkTree(root: string, mtime: number): Generator<SourceEntry> {
-  sourceDirectory(root);
-  yield* walkDirectory(root, "", mtime);
+export function walkTree(root: string, mtime: number, exclude: string[] = []): Iterable<SourceEntry> {
+  checkSourceDirectory(root);
+  return walkDirectory(resolve(root), "", { mtime, exclude: new Set(exclude.map((path) => resolve(path))) });
 }

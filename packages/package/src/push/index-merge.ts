@@ -17,7 +17,7 @@ export function mergeIntoIndex(
   equal: PlatformEquality,
 ): ImageIndex {
   const kept = (existing?.manifests ?? []).filter((m) => !(m.platform && equal(m.platform, entry.platform)));
-  const manifests = [...kept, entry].sort((a, b) => platformSortKey(a).localeCompare(platformSortKey(b)));
+  const manifests = [...kept, entry].sort((a, b) => byCodePoint(platformSortKey(a), platformSortKey(b)));
   const merged = { ...(existing?.annotations ?? {}), ...annotations };
   const index: ImageIndex = {
     schemaVersion: 2,
@@ -38,8 +38,12 @@ function platformSortKey(descriptor: Descriptor): string {
   );
 }
 
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function sortedRecord(record: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => byCodePoint(a, b)));
 }
 
 /** Parses index bytes fetched from a target; anything but an image index is a data error for the caller. */

@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Command } from "@commander-js/extra-typings";
 import { integerOption, parseFormat, printJson, stderrLogger } from "@pkg/common";
@@ -27,6 +28,7 @@ export function createCommand() {
       const log = stderrLogger();
       // metadata first: a bad file fails before minutes of compression
       const metadata = options.metadata === undefined ? undefined : await readMetadataFile(options.metadata);
+      await mkdir(dirname(options.output), { recursive: true });
       const result = await createBundle({
         sourceDir: dir,
         output: options.output,
