@@ -29,7 +29,10 @@ function ensureDebianPackages() {
   }
   console.error(`installing ${missing.join(" ")} with apt-get`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  if (run("apt-get", ["update"], { env }) !== 0 || run("apt-get", ["install", "-y", ...missing], { env }) !== 0) {
+  if (
+    run("apt-get", ["update"], { env }) !== 0 ||
+    run("apt-get", ["install", "-y", ...missing], { env }) !== 0
+  ) {
     console.error(`apt-get could not install: ${missing.join(" ")}`);
     process.exit(1);
   }

@@ -3,14 +3,16 @@
 import { performance } from "node:perf_hooks";
 import { createBundle } from "../../packages/package/src/bundle/index.js";
 
-const [sourceDir, output, level] = process.argv.slice(2);
-if (!sourceDir || !output || !level) throw new Error("usage: create-child.ts <sourceDir> <output> <level>");
+const [sourceDir, output, level, threads = "0"] = process.argv.slice(2);
+if (!sourceDir || !output || !level) {
+  throw new Error("usage: create-child.ts <sourceDir> <output> <level> [threads]");
+}
 const started = performance.now();
 const result = await createBundle({
   sourceDir,
   output,
   level: Number(level),
-  threads: Number(process.argv[5] ?? 0),
+  threads: Number(threads),
 });
 const seconds = (performance.now() - started) / 1000;
 // resourceUsage().maxRSS is in kilobytes

@@ -84,9 +84,11 @@ interface OursRun {
 }
 
 async function runOurs(tree: string, output: string, level: number): Promise<OursRun> {
-  // the child runs under the same loader as this script (tsx, source condition)
+  // the child loads the TypeScript sources through tsx, however this process was started
   const { stdout, seconds } = await run(process.execPath, [
-    ...process.execArgv,
+    "--import",
+    "tsx",
+    "--conditions=source",
     childScript,
     tree,
     output,

@@ -2,7 +2,6 @@ import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Command } from "@commander-js/extra-typings";
 import { integerOption, parseFormat, printJson, stderrLogger } from "@pkg/common";
-import { createBundle } from "../../bundle/index.js";
 import { readMetadataFile, writeMetadataFile } from "../../metadata/files.js";
 
 export function createCommand() {
@@ -29,6 +28,8 @@ export function createCommand() {
       // metadata first: a bad file fails before minutes of compression
       const metadata = options.metadata === undefined ? undefined : await readMetadataFile(options.metadata);
       await mkdir(dirname(options.output), { recursive: true });
+      // loaded on use: the compressors are native modules that other commands need not pay for
+      const { createBundle } = await import("../../bundle/index.js");
       const result = await createBundle({
         sourceDir: dir,
         output: options.output,

@@ -2,7 +2,6 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { parseFormat, printJson, stderrLogger } from "@pkg/common";
 import { parseReference } from "@pkg/oci";
 import { detectHostPlatform, hostFromPlatformKey } from "../../platform/host.js";
-import { pullPackage } from "../../pull/pull.js";
 import { layoutOptionHelp, openTarget } from "../target.js";
 
 export function pullCommand() {
@@ -29,6 +28,7 @@ export function pullCommand() {
         options.platform === undefined
           ? detectHostPlatform(options.libc)
           : hostFromPlatformKey(options.platform, options.libc);
+      const { pullPackage } = await import("../../pull/pull.js");
       const report = await pullPackage({
         target: openTarget(reference, options.layout),
         reference: reference.digest ?? reference.tag ?? "latest",
