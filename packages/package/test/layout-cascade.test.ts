@@ -126,7 +126,7 @@ describe("publishing into an OCI image layout with the cascade", () => {
     expect(manifest.layers.map((l) => l.mediaType)).toEqual(["text/markdown"]);
 
     const out = join(work.path, "pulled");
-    const pulled = await runPkg([
+    const pullArgs = [
       "package",
       "pull",
       "--layout",
@@ -136,20 +136,11 @@ describe("publishing into an OCI image layout with the cascade", () => {
       "linux/amd64",
       "-o",
       out,
-    ]);
+    ];
+    const pulled = await runPkg(pullArgs);
     expect(pulled.code, pulled.stderr).toBe(0);
     expect(await readFile(join(out, "content", "share", "doc", "README"), "utf8")).toContain("sample 1.0.1");
-    const again = await runPkg([
-      "package",
-      "pull",
-      "--layout",
-      layout,
-      `${ref}:1.0`,
-      "--platform",
-      "linux/amd64",
-      "-o",
-      out,
-    ]);
+    const again = await runPkg(pullArgs);
     expect(again.code).toBe(64);
   });
 

@@ -1,5 +1,6 @@
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { credentialSlug } from "@pkg/oci";
 import {
   type RunningRegistry,
   randomFaults,
@@ -10,7 +11,7 @@ import {
 } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeSampleTree } from "./fixture-tree.js";
-import { authSlug, runPkg } from "./run-pkg.js";
+import { runPkg } from "./run-pkg.js";
 
 let work: TempDir;
 let bundle: string;
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 function credentialsEnv(host: string, user: string, password: string): Record<string, string> {
-  const slug = authSlug(host);
+  const slug = credentialSlug(host);
   return {
     [`PKG_AUTH_${slug}_TYPE`]: "basic",
     [`PKG_AUTH_${slug}_USER`]: user,

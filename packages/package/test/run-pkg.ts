@@ -10,8 +10,3 @@ export function runPkg(
 ): Promise<CliResult> {
   return runCli(bin, args, options);
 }
-
-/** The slug of PKG_AUTH_<slug>_* for a host. */
-export function authSlug(host: string): string {
-  return host.replace(/[^A-Za-z0-9]/g, "_").toUpperCase();
-}

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawnCollect } from "./run-command.js";
 
 export interface CliResult {
   code: number;
@@ -18,7 +18,7 @@ function isCredentialSource(key: string): boolean {
  * and output, whatever the code. The environment is the test's own minus credential sources, with
  * HOME pointed at nothing (no ~/.netrc, no ~/.docker), plus `env`.
  */
-export function runCli(
+export async function runCli(
   bin: string,
   args: string[],
   options: { env?: Record<string, string>; cwd?: string } = {},
@@ -28,21 +28,9 @@ export function runCli(
     if (value !== undefined && !isCredentialSource(key)) env[key] = value;
   }
   Object.assign(env, { HOME: "/nonexistent-pkg-test-home" }, options.env);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env,
-      cwd: options.cwd,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  const { code, stdout, stderr } = await spawnCollect(process.execPath, [bin, ...args], {
+    env,
+    cwd: options.cwd,
   });
+  return { code, stdout, stderr };
 }

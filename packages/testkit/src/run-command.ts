@@ -6,12 +6,18 @@ export interface CommandResult {
   stderr: string;
 }
 
-/** Runs a short-lived command to completion; a non-zero exit throws with the tail of its stderr. */
-export function runCommand(
+export interface CompletedProcess extends CommandResult {
+  /** The exit code, or -1 when a signal ended the process. */
+  code: number;
+  signal: NodeJS.Signals | null;
+}
+
+/** Runs a command to completion and collects its output, whatever its exit status. */
+export function spawnCollect(
   command: string,
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<CommandResult> {
+): Promise<CompletedProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
@@ -29,12 +35,18 @@ export function runCommand(
     child.once("error", (error) =>
       reject(new PkgError(ExitCode.Unavailable, `cannot run ${command}: ${error.message}`, { cause: error })),
     );
-    child.once("close", (code, signal) => {
-      if (code === 0) resolve({ stdout, stderr });
-      else {
-        const status = signal ? `signal ${signal}` : `exit ${code}`;
-        reject(new PkgError(ExitCode.Failed, `${command} failed (${status}): ${stderr.trim().slice(-500)}`));
-      }
-    });
+    child.once("close", (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr }));
   });
+}
+
+/** Runs a short-lived command to completion; a non-zero exit throws with the tail of its stderr. */
+export async function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CommandResult> {
+  const { code, signal, stdout, stderr } = await spawnCollect(command, args, options);
+  if (code === 0) return { stdout, stderr };
+  const status = signal ? `signal ${signal}` : `exit ${code}`;
+  throw new PkgError(ExitCode.Failed, `${command} failed (${status}): ${stderr.trim().slice(-500)}`);
 }
