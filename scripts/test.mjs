@@ -9,7 +9,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const debianPackages = { "docker-registry": "/usr/bin/docker-registry", skopeo: "/usr/bin/skopeo" };
+// Debian package -> the binary the tests run from it
+const debianPackages = {
+  "docker-registry": "/usr/bin/docker-registry",
+  skopeo: "/usr/bin/skopeo",
+  zstd: "/usr/bin/zstd",
+  "xz-utils": "/usr/bin/xz",
+  openssl: "/usr/bin/openssl",
+  tar: "/usr/bin/tar",
+};
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: "inherit", cwd: root, ...options });
