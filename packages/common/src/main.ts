@@ -5,7 +5,7 @@ import { ExitCode } from "./exit-codes.js";
  * Runs a command's body and turns its outcome into the exit status: the one place where
  * errors become `prog: <one line>` on stderr. Set PKG_DEBUG=1 to see the stack as well.
  */
-export async function runMain(prog: string, body: () => Promise<ExitCode | undefined | void>): Promise<void> {
+export async function runMain(prog: string, body: () => Promise<ExitCode | undefined>): Promise<void> {
   try {
     const code = await body();
     process.exitCode = code ?? ExitCode.Ok;

@@ -1,12 +1,19 @@
-import http, { type IncomingMessage } from "node:http";
+import http, { type ClientRequest, type IncomingMessage } from "node:http";
 import https from "node:https";
+import type { Readable } from "node:stream";
 import { rootCertificates } from "node:tls";
+
+/** A request body of known length, streamed with backpressure from a stream opened afresh for each send. */
+export interface StreamBody {
+  length: number;
+  open(): Readable;
+}
 
 export interface Exchange {
   method: string;
   url: URL;
   headers: Record<string, string>;
-  body?: Buffer | undefined;
+  body?: Buffer | StreamBody | undefined;
   connectTimeoutMs: number;
   idleTimeoutMs: number;
 }
@@ -37,13 +44,32 @@ function timeoutError(message: string): NodeJS.ErrnoException {
   return error;
 }
 
+/**
+ * Pipes a streamed body into the request. A source failure fails the request with the source's
+ * error. An answer that comes before the whole body was sent (a refusal) stops the sending, and
+ * the connection, which carries a partial body, is closed once the answer has been read.
+ */
+function sendStream(req: ClientRequest, body: StreamBody): void {
+  const stream = body.open();
+  stream.on("error", (error) => req.destroy(error));
+  req.once("response", (response) => {
+    if (req.writableEnded) return;
+    stream.unpipe(req);
+    stream.destroy();
+    response.once("close", () => req.destroy());
+  });
+  req.once("close", () => stream.destroy());
+  stream.pipe(req);
+}
+
 /** Sends one request and resolves with the response head; the body is left to the caller to read or drain. */
 export function exchange(agents: Agents, request: Exchange): Promise<IncomingMessage> {
   const secure = request.url.protocol === "https:";
   const send = secure ? https.request : http.request;
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...request.headers };
-    if (request.body !== undefined) headers["content-length"] = String(request.body.length);
+    const body = request.body;
+    if (body !== undefined) headers["content-length"] = String(body.length);
     const req = send(request.url, {
       method: request.method,
       headers,
@@ -69,7 +95,8 @@ export function exchange(agents: Agents, request: Exchange): Promise<IncomingMes
       clearTimeout(connectTimer);
       resolve(response);
     });
-    req.end(request.body);
+    if (body === undefined || Buffer.isBuffer(body)) req.end(body);
+    else sendStream(req, body);
   });
 }
 

@@ -24,3 +24,4 @@ export { defaultRetryPolicy, type RetryPolicy } from "./retry.js";
 export type { Target } from "./target.js";
 export { isLoopbackHost, RegistryClient, type RegistryClientOptions } from "./transport.js";
 export * from "./types.js";
+export type { UploadMode } from "./upload-mode.js";

@@ -25,6 +25,7 @@ import {
   type StoredManifest,
 } from "./types.js";
 import { uploadBlob } from "./upload.js";
+import { resolveUploadMode, type UploadMode } from "./upload-mode.js";
 
 const manifestAccept = [
   MediaType.ImageManifest,
@@ -38,6 +39,8 @@ export interface RegistryTargetOptions extends RegistryClientOptions {
   client?: RegistryClient;
   /** Largest monolithic upload and PATCH chunk; at most (and by default) 3 MiB. */
   chunkSize?: number;
+  /** Blobs over one chunk: `stream` (default) one PATCH, `chunked` ≤3 MiB PATCHes (unset: `PKG_REGISTRY_UPLOAD` in env). */
+  uploadMode?: UploadMode;
   /** The `n` of each tag-list page (default 1000). */
   tagPageSize?: number;
 }
@@ -73,6 +76,7 @@ export class RegistryTarget implements Target {
   readonly repository: string;
   readonly client: RegistryClient;
   readonly #chunkSize: number;
+  readonly #uploadMode: UploadMode;
   readonly #tagPageSize: number;
 
   constructor(location: RegistryLocation, options: RegistryTargetOptions = {}) {
@@ -81,6 +85,7 @@ export class RegistryTarget implements Target {
     this.displayName = `${host}/${repository}`;
     this.client = options.client ?? new RegistryClient(host, options);
     this.#chunkSize = Math.max(1, Math.min(options.chunkSize ?? MAX_CHUNK_SIZE, MAX_CHUNK_SIZE));
+    this.#uploadMode = resolveUploadMode(options.uploadMode, options.env ?? process.env);
     this.#tagPageSize = options.tagPageSize ?? 1000;
   }
 
@@ -154,6 +159,7 @@ export class RegistryTarget implements Target {
         scopes,
         operation,
         chunkSize: this.#chunkSize,
+        mode: this.#uploadMode,
         blobSize: () => this.#headBlob(source.digest, scopes, operation),
       },
       source,

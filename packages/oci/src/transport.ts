@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { ExitCode, PkgError } from "@pkg/common";
 import { Authenticator } from "./auth.js";
 import { type Credential, resolveCredential } from "./credentials.js";
-import { Agents, drain, exchange, readBody } from "./http.js";
+import { Agents, drain, exchange, readBody, type StreamBody } from "./http.js";
 import { describeRegistryError } from "./registry-errors.js";
 import {
   backoffDelay,
@@ -37,7 +37,8 @@ export interface RegistryRequest {
   /** A path on the registry (`/v2/...`) or an absolute URL (an upload location). */
   url: string | URL;
   headers?: Record<string, string>;
-  body?: Buffer;
+  /** A stream body is opened again for each send (a retry, the answer to an auth challenge). */
+  body?: Buffer | StreamBody;
   /** Token scopes the request needs (`repository:ns/tool:pull`). */
   scopes: string[];
   /** For messages: what is being done, naming the registry and repository. */
@@ -98,6 +99,8 @@ export class RegistryClient {
   #agents: Promise<Agents> | undefined;
   #base: Promise<URL> | undefined;
   #credential: Promise<Credential | undefined> | undefined;
+  /** Set once a streamed blob upload to this host had to fall back to chunks: later ones go in chunks. */
+  chunkedUploads = false;
 
   constructor(host: string, options: RegistryClientOptions = {}) {
     this.host = host;
@@ -158,7 +161,7 @@ export class RegistryClient {
     method: string,
     url: URL,
     headers: Record<string, string>,
-    body?: Buffer,
+    body?: Buffer | StreamBody,
   ): Promise<IncomingMessage> {
     return exchange(await this.#getAgents(), {
       method,

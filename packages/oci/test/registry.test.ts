@@ -13,6 +13,7 @@ import {
   tempDir,
 } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { sha256Digest } from "../src/digest.js";
 import { MAX_CHUNK_SIZE } from "../src/limits.js";
 import { openRegistry, type RegistryTargetOptions } from "../src/registry.js";
 import { MediaType } from "../src/types.js";
@@ -70,47 +71,86 @@ describe("blobs", () => {
     expect(requestsSince(again).map((r) => r.method)).toEqual(["HEAD"]);
   });
 
-  test("a 10 MiB blob goes up in PATCH chunks of at most 3 MiB, streamed from a file", async () => {
-    const repo = target("blobs/large");
-    const bytes = randomBytes(10 * MiB + 123);
-    const path = join(scratch.path, "large.bin");
+  /** A blob of `size` random bytes, read from a file in 64 KiB pieces. */
+  async function fileBlob(name: string, size: number) {
+    const bytes = randomBytes(size);
+    const path = join(scratch.path, name);
     await writeFile(path, bytes);
-    const blob = { ...bufferSource(bytes), open: () => createReadStream(path, { highWaterMark: 64 * 1024 }) };
+    return { ...bufferSource(bytes), open: () => createReadStream(path, { highWaterMark: 64 * 1024 }) };
+  }
+
+  test("a 10 MiB blob goes up in one streamed PATCH from a file, then a PUT", async () => {
+    const repo = target("blobs/large");
+    const blob = await fileBlob("large.bin", 10 * MiB + 123);
     const start = proxy.requests.length;
     expect(await repo.pushBlob(blob)).toBe("uploaded");
-    const patches = requestsSince(start).filter((r) => r.method === "PATCH");
-    expect(patches.length).toBe(4);
-    expect(patches.every((p) => p.length > 0 && p.length <= MAX_CHUNK_SIZE && p.status === 202)).toBe(true);
-    expect(patches.map((p) => p.range)).toEqual([
-      `0-${3 * MiB - 1}`,
-      `${3 * MiB}-${6 * MiB - 1}`,
-      `${6 * MiB}-${9 * MiB - 1}`,
-      `${9 * MiB}-${bytes.length - 1}`,
+    const log = requestsSince(start);
+    expect(log.map((r) => `${r.method} ${r.status}`)).toEqual([
+      "HEAD 404",
+      "POST 202",
+      "PATCH 202",
+      "PUT 201",
     ]);
-    const put = requestsSince(start).find((r) => r.method === "PUT");
-    expect(put?.length).toBe(0);
-    expect((await readAll(await repo.fetchBlob(blob.digest))).equals(bytes)).toBe(true);
+    expect(log[2]?.length).toBe(blob.size);
+    expect(log[2]?.range).toBeUndefined();
+    expect(log[3]?.length).toBe(0);
+    expect(log[3]?.query.get("digest")).toBe(blob.digest);
+    expect(sha256Digest(await readAll(await repo.fetchBlob(blob.digest)))).toBe(blob.digest);
   });
 
-  test("content that does not hash to the declared digest is refused before the commit", async () => {
-    const repo = target("blobs/lying");
-    for (const size of [1000, 4 * MiB]) {
-      const honest = bufferSource(randomBytes(size));
-      const lying = { ...honest, open: () => randomBytes(size) };
+  test("uploadMode chunked, or PKG_REGISTRY_UPLOAD=chunked, sends PATCH chunks of at most 3 MiB", async () => {
+    const modes: RegistryTargetOptions[] = [
+      { uploadMode: "chunked" },
+      { env: { PKG_REGISTRY_UPLOAD: "chunked" } },
+    ];
+    for (const [i, options] of modes.entries()) {
+      const repo = target("blobs/chunked", options);
+      const blob = await fileBlob(`chunked-${i}.bin`, 10 * MiB + 123);
       const start = proxy.requests.length;
-      const failure = repo.pushBlob(lying);
-      await expect(failure).rejects.toMatchObject({ exitCode: 65 });
-      await expect(failure).rejects.toThrow(/nothing committed/);
-      expect(requestsSince(start).some((r) => r.method === "PUT")).toBe(false);
-      expect(await repo.blobSize(honest.digest)).toBeUndefined();
+      expect(await repo.pushBlob(blob)).toBe("uploaded");
+      const patches = requestsSince(start).filter((r) => r.method === "PATCH");
+      expect(patches.every((p) => p.length > 0 && p.length <= MAX_CHUNK_SIZE && p.status === 202)).toBe(true);
+      expect(patches.map((p) => p.range)).toEqual([
+        `0-${3 * MiB - 1}`,
+        `${3 * MiB}-${6 * MiB - 1}`,
+        `${6 * MiB}-${9 * MiB - 1}`,
+        `${9 * MiB}-${blob.size - 1}`,
+      ]);
+      const put = requestsSince(start).find((r) => r.method === "PUT");
+      expect(put?.length).toBe(0);
+      expect(sha256Digest(await readAll(await repo.fetchBlob(blob.digest)))).toBe(blob.digest);
     }
-    const short = { ...bufferSource(randomBytes(10)), size: 11 };
-    await expect(repo.pushBlob(short)).rejects.toMatchObject({ exitCode: 65 });
-    const longBytes = randomBytes(4 * MiB + 10);
-    const long = { ...bufferSource(longBytes.subarray(0, 4 * MiB)), open: () => longBytes };
-    const start = proxy.requests.length;
-    await expect(repo.pushBlob(long)).rejects.toThrow(/longer than the declared/);
-    expect(requestsSince(start).some((r) => r.method === "PUT")).toBe(false);
+    expect(() => target("blobs/chunked", { env: { PKG_REGISTRY_UPLOAD: "huge" } })).toThrow(
+      expect.objectContaining({ exitCode: 64 }),
+    );
+  });
+
+  test("content not as declared commits nothing (exit 65), streamed or in chunks", async () => {
+    const large = 4 * MiB + 10;
+    const other = await fileBlob("other.bin", large);
+    const declared = (size: number) => bufferSource(randomBytes(size));
+    const sources = [
+      { ...declared(1000), open: () => randomBytes(1000) },
+      { ...declared(11), open: () => randomBytes(10) },
+      { ...declared(large), open: () => randomBytes(large) },
+      { ...declared(large), open: other.open },
+      { ...declared(large), open: () => randomBytes(large - 10) },
+      { ...declared(large - 10), open: () => randomBytes(large) },
+    ];
+    const streamed = target("blobs/lying");
+    for (const repo of [streamed, target("blobs/lying", { uploadMode: "chunked" })]) {
+      for (const source of sources) {
+        const start = proxy.requests.length;
+        const failure = repo.pushBlob(source);
+        await expect(failure).rejects.toMatchObject({ exitCode: 65 });
+        await expect(failure).rejects.toThrow(/(hashes to sha256:|shorter|longer).*nothing committed/);
+        const log = requestsSince(start);
+        expect(log.some((r) => r.method === "PUT")).toBe(false);
+        if (repo === streamed) expect(log.filter((r) => r.method === "PATCH").length).toBeLessThanOrEqual(1);
+        expect(await repo.blobSize(source.digest)).toBeUndefined();
+      }
+    }
+    expect(streamed.client.chunkedUploads).toBe(false);
   });
 
   test("cross-repository mount, and a mount miss continuing in the session it opened", async () => {

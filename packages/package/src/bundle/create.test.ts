@@ -32,6 +32,9 @@ const spec: TreeSpec = {
   "etc/absolute": link("/usr/bin/env"),
   "links/long-target": link(`../${"t".repeat(150)}`),
   "ünï/日本語.txt": file("unicode\n"),
+  // UTF-8 puts U+FF57 before U+1F600; UTF-16 code units would not
+  "ünï/😀.txt": file("emoji\n"),
+  "ünï/ｗ.txt": file("wide\n"),
   [longPath]: file("deep\n"),
   "a-b": file("dash"),
   "a/x": file(""),

@@ -1,10 +1,11 @@
 import { createReadStream } from "node:fs";
-import { chmod, lstat, mkdir, open, readdir } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { dataError, isPkgError, usageError } from "@pkg/common";
 import { extract as tarExtract } from "tar-stream";
+import { type ArchiveKind, detectArchiveFile } from "./archive-kind.js";
 import { writeAtomically } from "./atomic-output.js";
-import { type ArchiveKind, DETECT_BYTES, decompressor, detectArchive } from "./codecs.js";
+import { decompressor } from "./codecs.js";
 import { DigestTap } from "./digest-tap.js";
 import { type Extraction, extractEntry } from "./extract-entry.js";
 import { ExtractionRecord } from "./extract-guard.js";
@@ -22,16 +23,9 @@ export interface ExtractResult {
 }
 
 async function readKind(file: string): Promise<ArchiveKind> {
-  const handle = await open(file, "r");
-  try {
-    const head = Buffer.alloc(DETECT_BYTES);
-    const { bytesRead } = await handle.read(head, 0, DETECT_BYTES, 0);
-    const kind = detectArchive(head.subarray(0, bytesRead));
-    if (!kind) throw dataError(`${file}: not a zstd, xz or tar archive`);
-    return kind;
-  } finally {
-    await handle.close();
-  }
+  const kind = await detectArchiveFile(file);
+  if (!kind) throw dataError(`${file}: not a zstd, xz or tar archive`);
+  return kind;
 }
 
 async function checkDestination(destDir: string): Promise<void> {

@@ -1,4 +1,4 @@
-export { type ArchiveKind, DETECT_BYTES, detectArchive } from "./codecs.js";
+export { type ArchiveKind, DETECT_BYTES, detectArchive, detectArchiveFile } from "./archive-kind.js";
 export { type BundleResult, createBundle } from "./create.js";
 export { type ExtractBundleOptions, type ExtractResult, extractBundle } from "./extract.js";
 export {

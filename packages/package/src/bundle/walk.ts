@@ -10,7 +10,13 @@ export interface SourceEntry extends TarEntry {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+function isAscii(raw: Buffer): boolean {
+  for (const byte of raw) if (byte >= 0x80) return false;
+  return true;
+}
+
 function decodeName(raw: Buffer, dir: string): string {
+  if (isAscii(raw)) return raw.toString("latin1");
   try {
     return utf8.decode(raw);
   } catch {
@@ -65,21 +71,36 @@ interface WalkOptions {
   exclude: ReadonlySet<string>;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+const byCodeUnits = (a: SourceEntry, b: SourceEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const byBytes = (a: SourceEntry, b: SourceEntry) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name));
+
+/**
+ * Sorts by the UTF-8 bytes of the names. Comparing UTF-16 code units gives the same order except
+ * where a character beyond U+FFFF (a surrogate pair) meets one in U+E000..U+FFFF, so the bytes are
+ * only compared when a surrogate is there.
+ */
+function sortByUtf8(entries: SourceEntry[]): SourceEntry[] {
+  return entries.sort(entries.some((entry) => SURROGATE.test(entry.name)) ? byBytes : byCodeUnits);
+}
+
 /** The entries of one directory, sorted by the UTF-8 bytes of their archive names. */
 function listDirectory(absolute: string, prefix: string, options: WalkOptions): SourceEntry[] {
   const { mtime, exclude } = options;
-  const children: { key: Buffer; entry: SourceEntry }[] = [];
+  const children: SourceEntry[] = [];
   for (const dirent of readdirSync(absolute, { encoding: "buffer", withFileTypes: true })) {
     const name = decodeName(dirent.name, absolute);
-    const source = join(absolute, name);
+    // `absolute` is resolved and `name` has no slash: concatenation is the joined path, for less work
+    const source = absolute.endsWith("/") ? `${absolute}${name}` : `${absolute}/${name}`;
     if (exclude.has(source)) continue;
     // a directory needs nothing from lstat: its mode is normalised and it has no size
     const entry = dirent.isDirectory()
       ? directoryEntry(source, `${prefix}${name}`, mtime)
       : toEntry(source, `${prefix}${name}`, lstatSync(source), mtime);
-    children.push({ key: Buffer.from(entry.name, "utf8"), entry });
+    children.push(entry);
   }
-  return children.sort((a, b) => Buffer.compare(a.key, b.key)).map(({ entry }) => entry);
+  return sortByUtf8(children);
 }
 
 function* walkDirectory(absolute: string, prefix: string, options: WalkOptions): Generator<SourceEntry> {

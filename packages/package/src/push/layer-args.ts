@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dataError, usageError } from "@pkg/common";
 import type { BlobSource } from "@pkg/oci";
+import { type ArchiveKind, detectArchiveFile } from "../bundle/archive-kind.js";
 import { PackageMediaType } from "../media-types.js";
 
 /** A layer named on the command line: `file` or `file:from=<repository>`. */
@@ -26,20 +27,16 @@ export function parseLayerArg(arg: string): LayerArg {
   return { path, mountFrom };
 }
 
-const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
-const XZ_MAGIC = Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]);
+const layerMediaTypes: Partial<Record<ArchiveKind, string>> = {
+  zstd: PackageMediaType.LayerZstd,
+  xz: PackageMediaType.LayerXz,
+};
 
 /** The layer media type, read from the file's leading bytes (the extension may lie). */
 async function layerMediaType(path: string): Promise<string> {
-  const handle = await open(path, "r");
-  try {
-    const head = Buffer.alloc(6);
-    const { bytesRead } = await handle.read(head, 0, 6, 0);
-    if (bytesRead >= 4 && head.subarray(0, 4).equals(ZSTD_MAGIC)) return PackageMediaType.LayerZstd;
-    if (bytesRead >= 6 && head.equals(XZ_MAGIC)) return PackageMediaType.LayerXz;
-  } finally {
-    await handle.close();
-  }
+  const kind = await detectArchiveFile(path);
+  const mediaType = kind && layerMediaTypes[kind];
+  if (mediaType) return mediaType;
   throw dataError(`${path}: not a tar+zstd or tar+xz bundle (create one with \`pkg package create\`)`);
 }
 

@@ -1,0 +1,113 @@
+import { createHash } from "node:crypto";
+import { ExitCode, PkgError } from "@pkg/common";
+import { ChunkReader } from "./chunk-reader.js";
+import { drain } from "./http.js";
+import { backoffDelay } from "./retry.js";
+import type { BlobSource } from "./types.js";
+import {
+  checkContent,
+  commit,
+  locationOf,
+  octetStream,
+  RestartableError,
+  type UploadContext,
+  unexpected,
+  uploadStatus,
+} from "./upload-session.js";
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Sends one chunk with PATCH; after a failure, asks the registry how much arrived and resends the rest. */
+async function sendChunk(ctx: UploadContext, location: URL, chunk: Buffer, start: number): Promise<URL> {
+  let url = location;
+  let sent = 0;
+  for (let failures = 0; ; ) {
+    const part = chunk.subarray(sent);
+    const end = start + chunk.length - 1;
+    try {
+      const response = await ctx.client.request({
+        method: "PATCH",
+        url,
+        headers: { ...octetStream, "content-range": `${start + sent}-${end}` },
+        body: part,
+        scopes: ctx.scopes,
+        operation: ctx.operation,
+        retry: false,
+      });
+      if (response.statusCode === 202) {
+        await drain(response);
+        return locationOf(response, url, ctx.operation);
+      }
+      if (response.statusCode !== 416) throw await unexpected(response, "a chunk upload", ctx.operation);
+      await drain(response);
+    } catch (error) {
+      if (
+        !(error instanceof PkgError) ||
+        error.exitCode !== ExitCode.Transient ||
+        error instanceof RestartableError
+      )
+        throw error;
+      const policy = ctx.client.retryPolicy;
+      if (++failures > policy.retries) throw new RestartableError(ExitCode.Transient, error.message);
+      await sleep(backoffDelay(policy, failures - 1, Math.random()));
+    }
+    const status = await uploadStatus(ctx, url);
+    if (!status || status.next < start || status.next > start + chunk.length) {
+      throw new RestartableError(ExitCode.Transient, `${ctx.operation}: the upload session was lost`);
+    }
+    url = status.location;
+    sent = status.next - start;
+    if (sent === chunk.length) return url;
+  }
+}
+
+/**
+ * Uploads a blob in PATCH chunks of at most the chunk size into the session at `location`, which
+ * holds the first `from` bytes already, then commits it. Those bytes are read and hashed again,
+ * not sent, so the digest check covers the whole blob.
+ */
+export async function uploadChunked(
+  ctx: UploadContext,
+  source: BlobSource,
+  location: URL,
+  from = 0,
+): Promise<void> {
+  const reader = new ChunkReader(source.open());
+  const hash = createHash("sha256");
+  // Chunks are read and hashed in order, each while the previous one is on the wire; pieces
+  // before `from` end at `from`, so a chunk is either all there already or all to send. Past the
+  // declared end, one byte more tells whether the source is longer than declared.
+  const readNext = (at: number): Promise<Buffer> => {
+    const within = at < source.size;
+    const end = at < from ? from : source.size;
+    const read = reader.read(within ? Math.min(ctx.chunkSize, end - at) : 1).then((chunk) => {
+      if (within) hash.update(chunk);
+      return chunk;
+    });
+    read.catch(() => {}); // awaited below; a failure while a chunk is in flight must not go unhandled
+    return read;
+  };
+  let url = location;
+  let offset = 0;
+  let extra = 0;
+  try {
+    let pending = readNext(0);
+    for (;;) {
+      const chunk = await pending;
+      if (offset >= source.size) {
+        extra = chunk.length;
+        break;
+      }
+      if (chunk.length === 0) break;
+      pending = readNext(offset + chunk.length);
+      if (offset >= from) url = await sendChunk(ctx, url, chunk, offset);
+      offset += chunk.length;
+    }
+    checkContent(source, offset + extra, `sha256:${hash.digest("hex")}`, ctx.operation);
+  } finally {
+    reader.close();
+  }
+  await commit(ctx, url, source.digest, source.size);
+}
