@@ -1,3 +1,4 @@
+export { memoryBlob } from "./blob-source.js";
 export { type Challenge, parseChallenges } from "./challenge.js";
 export { type Credential, type CredentialOptions, credentialSlug, resolveCredential } from "./credentials.js";
 export { isDigest, parseDigest, sha256Digest, VerifyingStream } from "./digest.js";

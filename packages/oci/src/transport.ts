@@ -125,6 +125,14 @@ export class RegistryClient {
     const choice = this.#options.plainHttp;
     if (choice !== undefined) return choice ? plain : secure;
     if (!isLoopbackHost(this.host)) return secure;
+    // Plain HTTP is asked first: it is what loopback registries speak, and it costs no TLS set-up.
+    try {
+      const response = await this.#exchange("GET", new URL("/v2/", plain), {});
+      const body = await readBody(response, MAX_ERROR_BODY).catch(() => Buffer.alloc(0));
+      return response.statusCode === 400 && /https/i.test(body.toString("utf8")) ? secure : plain;
+    } catch {
+      // no HTTP answer: a TLS server closing on a plain request, or a transient fault; ask in TLS
+    }
     try {
       await drain(await this.#exchange("GET", new URL("/v2/", secure), {}));
       return secure;

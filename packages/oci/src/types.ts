@@ -58,6 +58,13 @@ export interface BlobSource {
   size: number;
   /** Opens the content from the start; called again for a retried upload. */
   open(): NodeJS.ReadableStream | Buffer;
+  /**
+   * For content whose digest was computed from storage just before (a file hashed by the caller):
+   * whether the storage still holds what was hashed (a file's size, mtime and ctime unchanged).
+   * When present, a streamed upload skips hashing the bytes a second time and asks this before it
+   * commits; otherwise every byte sent is hashed and checked against `digest`.
+   */
+  unchanged?(): Promise<boolean>;
 }
 
 export type BlobPushOutcome = "uploaded" | "existed" | "mounted";

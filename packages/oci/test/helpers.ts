@@ -54,3 +54,11 @@ export function imageIndex(manifests: ImageIndex["manifests"]): Buffer {
   const index: ImageIndex = { schemaVersion: 2, mediaType: MediaType.ImageIndex, manifests };
   return Buffer.from(JSON.stringify(index));
 }
+
+/**
+ * Requests minus the client's scheme probe (`GET /v2/`, sent once per client to a loopback
+ * host to learn whether it speaks plain HTTP), for tests that assert exact request sequences.
+ */
+export function withoutSchemeProbe<T extends { method: string; url: string }>(requests: readonly T[]): T[] {
+  return requests.filter((r) => !(r.method === "GET" && r.url.split("?")[0] === "/v2/"));
+}

@@ -17,7 +17,7 @@ import { sha256Digest } from "../src/digest.js";
 import { MAX_CHUNK_SIZE } from "../src/limits.js";
 import { openRegistry, type RegistryTargetOptions } from "../src/registry.js";
 import { MediaType } from "../src/types.js";
-import { bufferSource, imageIndex, imageManifest, readAll } from "./helpers.js";
+import { bufferSource, imageIndex, imageManifest, readAll, withoutSchemeProbe } from "./helpers.js";
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
@@ -40,7 +40,7 @@ afterAll(async () => {
 
 /** The proxy's log from `from` on, as `METHOD path` lines with the body size of uploads. */
 function requestsSince(from: number) {
-  return proxy.requests.slice(from).map((r) => ({
+  return withoutSchemeProbe(proxy.requests.slice(from)).map((r) => ({
     method: r.method,
     path: r.url.split("?")[0] ?? "",
     query: new URL(r.url, "http://x").searchParams,
@@ -151,6 +151,26 @@ describe("blobs", () => {
       }
     }
     expect(streamed.client.chunkedUploads).toBe(false);
+  });
+
+  test("a source that vouches for its storage is not hashed again, and a change commits nothing", async () => {
+    const bytes = randomBytes(4 * MiB + 10);
+    let vouch = true;
+    const source = { ...bufferSource(bytes), unchanged: async () => vouch };
+    const repo = target("blobs/vouching");
+    vouch = false;
+    let start = proxy.requests.length;
+    const failure = repo.pushBlob(source);
+    await expect(failure).rejects.toMatchObject({ exitCode: 65 });
+    await expect(failure).rejects.toThrow(/changed while it was being sent; nothing committed/);
+    expect(requestsSince(start).some((r) => r.method === "PUT")).toBe(false);
+    expect(await repo.blobSize(source.digest)).toBeUndefined();
+
+    vouch = true;
+    start = proxy.requests.length;
+    expect(await repo.pushBlob(source)).toBe("uploaded");
+    expect(requestsSince(start).filter((r) => r.method === "PATCH")).toHaveLength(1);
+    expect(sha256Digest(await readAll(await repo.fetchBlob(source.digest)))).toBe(source.digest);
   });
 
   test("cross-repository mount, and a mount miss continuing in the session it opened", async () => {

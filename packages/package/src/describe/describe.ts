@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { dataError, usageError } from "@pkg/common";
-import { type Descriptor, type ImageManifest, MediaType, type Target } from "@pkg/oci";
-import { bufferSource } from "../blob-source.js";
+import { type Descriptor, type ImageManifest, MediaType, memoryBlob, type Target } from "@pkg/oci";
 import { DESCRIPTION_TAG, PackageMediaType } from "../media-types.js";
 import { canonicalJson } from "../push/manifest.js";
 
@@ -57,11 +56,11 @@ export async function describePackage(target: Target, options: DescribeOptions):
       title: basename(options.logoPath),
     });
   }
-  const config = bufferSource(EMPTY_CONFIG);
+  const config = memoryBlob(EMPTY_CONFIG);
   await target.pushBlob(config);
   const layers: Descriptor[] = [];
   for (const file of files) {
-    const source = bufferSource(file.bytes);
+    const source = memoryBlob(file.bytes);
     await target.pushBlob(source);
     layers.push({
       mediaType: file.mediaType,

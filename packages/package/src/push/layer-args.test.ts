@@ -50,6 +50,15 @@ describe("readLocalLayer", () => {
     expect((await readLocalLayer({ path: xz })).mediaType).toBe(PackageMediaType.LayerXz);
   });
 
+  it("reports the file unchanged until something writes to it", async () => {
+    const path = join(dir, "vouch.bin");
+    await writeFile(path, Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3]));
+    const layer = await readLocalLayer({ path });
+    expect(await layer.source.unchanged?.()).toBe(true);
+    await writeFile(path, Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2, 4]));
+    expect(await layer.source.unchanged?.()).toBe(false);
+  });
+
   it("refuses a missing file, a directory and a non-bundle with exit 65", async () => {
     const plain = join(dir, "plain.txt");
     await writeFile(plain, "hello");

@@ -1,6 +1,12 @@
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
-import { type BlobPushOutcome, type Descriptor, MediaType, type Platform, type Target } from "@pkg/oci";
-import { bufferSource } from "../blob-source.js";
+import {
+  type BlobPushOutcome,
+  type Descriptor,
+  MediaType,
+  memoryBlob,
+  type Platform,
+  type Target,
+} from "@pkg/oci";
 import { type Metadata, serializeMetadata } from "../metadata/index.js";
 import { type PlatformKey, platformsEqual, toOciPlatform } from "../platform/index.js";
 import { asImageIndex, mergeIntoIndex } from "./index-merge.js";
@@ -56,7 +62,7 @@ export async function pushPackage(request: PushRequest): Promise<PushReport> {
   };
 
   const configBytes = serializeMetadata(request.metadata);
-  const config = bufferSource(configBytes);
+  const config = memoryBlob(configBytes);
   await target.pushBlob(config);
   const layerDescriptors: Descriptor[] = [];
   for (const layer of request.layers) {
