@@ -176,7 +176,10 @@ describe("createBundle", () => {
     const second = await createBundle({ sourceDir: `${source}/./`, output: inside });
     expect(first.digest).toBe(outside.digest);
     expect(second.digest).toBe(outside.digest);
-    expect((await readdir(source)).filter((name) => name.includes("out.tar.zst"))).toEqual(["out.tar.zst"]);
+    expect((await readdir(source)).filter((name) => name.includes("out.tar.zst"))).toEqual([
+      "out.tar.zst",
+      "out.tar.zst.digest.json",
+    ]);
   });
 
   it("stores hard links as regular files", async () => {

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { writeAtomically } from "./atomic-output.js";
+import { sidecarPath, writeDigestSidecar } from "./digest-sidecar.js";
 import { createEncoder } from "./codecs.js";
 import { HashedFile } from "./hashed-file.js";
 import { type BundlePlan, type CreateBundleOptions, planBundle } from "./options.js";
@@ -68,6 +69,7 @@ async function writeBundle(
  * gives the same bytes whatever its timestamps, owners, umask or directory order. The file appears
  * only when complete; its sha256 is computed as it is written. When `output` is inside `sourceDir`
  * it is left out of the bundle, as are its temporary file and an earlier bundle of the same name.
+ * Its digest is written beside it as `<output>.sha256` (see digest-sidecar.ts).
  */
 export async function createBundle(options: CreateBundleOptions): Promise<BundleResult> {
   const plan = planBundle(options);
@@ -75,11 +77,12 @@ export async function createBundle(options: CreateBundleOptions): Promise<Bundle
   // a bundle written inside its own source tree must not end up in itself
   const written = await writeAtomically(options.output, "bundle", (temp) =>
     writeBundle(
-      walkTree(options.sourceDir, plan.mtime, [options.output, temp]),
+      walkTree(options.sourceDir, plan.mtime, [options.output, temp, sidecarPath(options.output)]),
       plan,
       temp,
       options.onProgress,
     ),
   );
+  await writeDigestSidecar(options.output, written.digest);
   return { ...written, mediaType: plan.mediaType };
 }

@@ -84,7 +84,7 @@ describe("extractBundle", () => {
       });
       expect(await listTree(dest)).toEqual(normalised(await listTree(source)));
       expect(await readdir(temp.path)).toEqual(expect.arrayContaining(["dest", "src"]));
-      expect((await readdir(temp.path)).length).toBe(3);
+      expect((await readdir(temp.path)).length).toBe(4); // src, the bundle, its .digest.json, dest
     });
   }
 
@@ -105,7 +105,7 @@ describe("extractBundle", () => {
     const error = await failure(extractBundle(bundle, dest, { expectedDigest: `sha256:${"0".repeat(64)}` }));
     expect(error.exitCode).toBe(ExitCode.Data);
     expect(error.message).toContain("digest mismatch");
-    expect((await readdir(temp.path)).sort()).toEqual(["out.tar.zst", "src"]);
+    expect((await readdir(temp.path)).sort()).toEqual(["out.tar.zst", "out.tar.zst.digest.json", "src"]);
   });
 
   it("refuses a corrupt or foreign file with a data error and keeps nothing", async () => {
@@ -124,6 +124,7 @@ describe("extractBundle", () => {
     expect((await readdir(temp.path)).sort()).toEqual([
       "foreign.tar.zst",
       "out.tar.zst",
+      "out.tar.zst.digest.json",
       "src",
       "truncated.tar.zst",
     ]);

@@ -4,6 +4,7 @@ import { stat } from "node:fs/promises";
 import { dataError, usageError } from "@pkg/common";
 import type { BlobSource } from "@pkg/oci";
 import { type ArchiveKind, detectArchiveFile } from "../bundle/archive-kind.js";
+import { trustedSidecarDigest } from "../bundle/digest-sidecar.js";
 import { PackageMediaType } from "../media-types.js";
 
 /** A layer named on the command line: `file` or `file:from=<repository>`. */
@@ -59,9 +60,10 @@ async function fileVersion(path: string): Promise<string> {
 }
 
 /**
- * Reads a layer file once to learn its digest, size and type; missing or odd files are data
- * errors. The upload asks whether the file is still the one hashed (its version taken before the
- * hash) instead of hashing it a second time.
+ * A layer file's digest, size and type; missing or odd files are data errors. The digest comes
+ * from the bundle's trusted `.sha256` sidecar when `package create` left one (the upload then
+ * hashes the bytes as they go and commits nothing if they differ); otherwise the file is hashed
+ * here, and the upload asks whether the file is still the one hashed instead of hashing it again.
  */
 export async function readLocalLayer(arg: LayerArg): Promise<LocalLayer> {
   const info = await stat(arg.path).catch(() => {
@@ -69,6 +71,9 @@ export async function readLocalLayer(arg: LayerArg): Promise<LocalLayer> {
   });
   if (!info.isFile()) throw dataError(`layer ${arg.path}: not a regular file`);
   const mediaType = await layerMediaType(arg.path);
+  const open = () => createReadStream(arg.path, { highWaterMark: 1 << 20 });
+  const recorded = await trustedSidecarDigest(arg.path);
+  if (recorded) return { arg, mediaType, source: { digest: recorded, size: info.size, open } };
   const version = await fileVersion(arg.path);
   const digest = await sha256File(arg.path);
   return {
@@ -77,7 +82,7 @@ export async function readLocalLayer(arg: LayerArg): Promise<LocalLayer> {
     source: {
       digest,
       size: info.size,
-      open: () => createReadStream(arg.path, { highWaterMark: 1 << 20 }),
+      open,
       unchanged: async () => (await fileVersion(arg.path).catch(() => "")) === version,
     },
   };
