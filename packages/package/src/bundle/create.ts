@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { writeAtomically } from "./atomic-output.js";
-import { sidecarPath, writeDigestSidecar } from "./digest-sidecar.js";
 import { createEncoder } from "./codecs.js";
+import { sidecarPath, writeDigestSidecar } from "./digest-sidecar.js";
 import { HashedFile } from "./hashed-file.js";
 import { type BundlePlan, type CreateBundleOptions, planBundle } from "./options.js";
 import { tarChunks } from "./tar-producer.js";

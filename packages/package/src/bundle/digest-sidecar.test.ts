@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { tempDir, type TempDir } from "@pkg/testkit";
+import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLocalLayer } from "../push/layer-args.js";
 import { createBundle } from "./create.js";

@@ -1,0 +1,26 @@
+import { readFileSync } from "node:fs";
+import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { schemaCommand } from "./commands/schema.js";
+import { validateCommand } from "./commands/validate.js";
+
+const version = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
+export function buildProgram(): CommandUnknownOpts {
+  const program = new Command("pkg-mirror")
+    .description("Mirror upstream tool releases into OCI registries, driven by a mirror.yml per tool.")
+    .version(version)
+    .addHelpText(
+      "after",
+      `
+Exit codes: 0 ok, 1 run failed, 64 usage, 65 bad spec or input, 69 source or registry
+unavailable, 75 transient push failure, 77 not allowlisted, 78 configuration, 80 auth
+rejected, 82 unsupported.`,
+    );
+  const pkg = new Command("package").description("Work with one tool's mirror spec.");
+  pkg.addCommand(validateCommand());
+  program.addCommand(pkg);
+  program.addCommand(schemaCommand());
+  return program;
+}

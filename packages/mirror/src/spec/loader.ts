@@ -1,0 +1,130 @@
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { ExitCode } from "@pkg/common";
+import { diskFiles, isInside, resolveIn, type SectionContext, type SpecFiles } from "./context.js";
+import { type SpecDiagnostic, SpecError } from "./diagnostics.js";
+import { Diagnostics, Field, type MapField, type SpecSource } from "./field.js";
+import {
+  type MirrorSpec,
+  readMirrorSpec,
+  type SectionName,
+  TOP_LEVEL_KEYS,
+  type TopFields,
+} from "./mirror-spec.js";
+import { readSpecSource } from "./source-file.js";
+
+export interface LoadedSpec {
+  spec: MirrorSpec;
+  /** The spec file and every parent it extends, child first. */
+  chain: string[];
+  specDir: string;
+  repoRoot: string;
+  warnings: SpecDiagnostic[];
+}
+
+export interface LoadOptions {
+  /** Repository root; default the nearest ancestor of the spec holding `.git`, else the spec's directory. */
+  repoRoot?: string;
+  files?: SpecFiles;
+}
+
+/** Longest `extends` chain followed; a longer one is almost certainly a mistake. */
+const MAX_EXTENDS_DEPTH = 16;
+
+/**
+ * Loads a mirror.yml: parses it and every parent it extends (shallow top-level merge, the child's
+ * keys winning), then reads every section. Throws a SpecError carrying every problem found, the
+ * first one (in file and position order) deciding the exit code; returns the model otherwise.
+ */
+export async function loadMirrorSpec(path: string, options: LoadOptions = {}): Promise<LoadedSpec> {
+  const specFile = resolve(path);
+  const specDir = dirname(specFile);
+  const repoRoot = resolve(options.repoRoot ?? findRepoRoot(specDir));
+  const diagnostics = new Diagnostics();
+  const chain: string[] = [];
+  const top: TopFields = new Map();
+  let root: MapField | undefined;
+
+  let next: string | undefined = specFile;
+  let from: Field | undefined;
+  while (next !== undefined) {
+    const source = await readSpecSource(next);
+    const real = realPath(source.file);
+    if (chain.includes(real)) {
+      from?.fail(`extends forms a cycle: ${[...chain, real].join(" -> ")}`);
+      break;
+    }
+    if (chain.length >= MAX_EXTENDS_DEPTH) {
+      from?.fail(`extends chain longer than ${MAX_EXTENDS_DEPTH} files`);
+      break;
+    }
+    chain.push(real);
+    const map = documentRoot(source, diagnostics);
+    if (!map) break;
+    root ??= map;
+    map.only(TOP_LEVEL_KEYS);
+    for (const { key, field } of map.fields()) {
+      if ((TOP_LEVEL_KEYS as string[]).includes(key) && !top.has(key as SectionName) && key !== "extends") {
+        top.set(key as SectionName, field);
+      }
+    }
+    next = undefined;
+    const parent = map.get("extends");
+    if (parent.present) {
+      const text = parent.string({ nonEmpty: true });
+      if (text === undefined) break;
+      const target = resolveIn(source.dir, text);
+      if (!isInside(repoRoot, target)) {
+        parent.fail(
+          `${text} is outside the repository (${repoRoot}); a base spec must live inside it`,
+          ExitCode.Usage,
+        );
+        break;
+      }
+      if (!existsSync(target)) {
+        parent.fail(`${text}: no such file`);
+        break;
+      }
+      next = target;
+      from = parent;
+    }
+  }
+
+  const ctx: SectionContext = { specDir, repoRoot, files: options.files ?? diskFiles, warnings: [] };
+  const spec = root ? readMirrorSpec(top, root, ctx) : {};
+  if (diagnostics.failed) throw new SpecError(ordered(diagnostics.list, chain));
+  return { spec, chain, specDir, repoRoot, warnings: ctx.warnings };
+}
+
+function documentRoot(source: SpecSource, diagnostics: Diagnostics): MapField | undefined {
+  const field = new Field(source, diagnostics, source.doc.contents, "", source.doc.contents);
+  if (field.isNull) {
+    field.fail("the file is empty; a mirror spec is a mapping with at least name, target and source");
+    return undefined;
+  }
+  return field.map();
+}
+
+/** Diagnostics in the order a reader meets them: by file in the chain, then line and column. */
+function ordered(list: SpecDiagnostic[], chain: string[]): SpecDiagnostic[] {
+  const rank = (file: string) => {
+    const i = chain.indexOf(realPath(file));
+    return i < 0 ? chain.length : i;
+  };
+  return [...list].sort((a, b) => rank(a.file) - rank(b.file) || a.line - b.line || a.col - b.col);
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function findRepoRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
+}

@@ -1,0 +1,156 @@
+import { ExitCode } from "@pkg/common";
+import { matchPlatformKey, matchVersion } from "@pkg/package";
+import { isMap, isScalar } from "yaml";
+import { DEFAULT_CASCADE } from "./cascade.js";
+import type { SectionContext } from "./context.js";
+import { sameSchedule } from "./cron.js";
+import { type Field, MapField } from "./field.js";
+import type { MirrorSpec, SectionName, TopFields } from "./mirror-spec.js";
+import { isPep440Version } from "./pep440.js";
+import { PYTHON_SOURCE_TYPES, SOURCE_TYPES, type SourceType } from "./source.js";
+
+/**
+ * The rules between `source`, `python`, `wheels`, `platforms`, `versions`, `cascade` and
+ * `build_timestamp`: what a Python source needs and what only it may have, the wheels/platforms
+ * cross-validation, the version grammar of the bounds, the schedule collision, and the advisory
+ * warning for `build_timestamp: none` with cascade.
+ */
+export function checkPythonRules(
+  spec: MirrorSpec,
+  top: TopFields,
+  root: MapField,
+  ctx: SectionContext,
+): void {
+  const type = sourceType(spec, top);
+  if (type !== undefined) {
+    const python = PYTHON_SOURCE_TYPES.includes(type);
+    if (python) checkPythonSource(type, top, root);
+    else checkOtherSource(type, top);
+    checkBoundGrammar(python, top);
+    if (python && spec.wheels && spec.platforms) checkWheelPlatforms(top);
+  }
+  checkScheduleCollision(spec, top);
+  warnUntaggedDigests(spec, top, ctx);
+}
+
+/** The source type from the model, or from the raw value when the rest of `source` was refused. */
+function sourceType(spec: MirrorSpec, top: TopFields): SourceType | undefined {
+  if (spec.source) return spec.source.type;
+  const type = openMap(top.get("source"))?.get("type").value;
+  const text = isScalar(type) ? type.value : undefined;
+  return SOURCE_TYPES.find((t) => t === text);
+}
+
+/** A top-level value as a mapping without reporting anything (its reader already did). */
+function openMap(field: Field | undefined): MapField | undefined {
+  if (!field || !isMap(field.value)) return undefined;
+  return new MapField(field.source, field.diagnostics, field.node, field.path, field.anchor);
+}
+
+function checkPythonSource(type: SourceType, top: TopFields, root: MapField): void {
+  for (const key of ["python", "wheels"] as const) {
+    if (!top.has(key))
+      root.fail(`missing required key ${JSON.stringify(key)} (source type ${type} needs it)`);
+  }
+  const lock = openMap(top.get("python"))?.get("lock");
+  if (type === "pylock" && lock?.present) {
+    lock.fail(
+      "python.lock is only supported for pypi sources; a pylock source uses its committed lock as is",
+    );
+  }
+}
+
+function checkOtherSource(type: SourceType, top: TopFields): void {
+  for (const key of ["python", "wheels"] as const satisfies SectionName[]) {
+    top.get(key)?.fail(`${key} applies only to pylock and pypi sources, not ${type}`);
+  }
+}
+
+/**
+ * A literal bound is read as either grammar; here it must be the source's: PEP 440 for a Python
+ * app, the package version grammar for release and url-index sources.
+ */
+function checkBoundGrammar(python: boolean, top: TopFields): void {
+  const versions = openMap(top.get("versions"));
+  if (!versions) return;
+  for (const key of ["min", "max"]) {
+    const bound = versions.get(key);
+    const edge = isMap(bound.value) ? openMap(bound)?.get("version") : bound;
+    const node = edge?.value;
+    if (!edge || !isScalar(node) || typeof node.value !== "string") continue;
+    const text = node.value;
+    if (python && !isPep440Version(text)) {
+      edge.fail(`${JSON.stringify(text)} is not a PEP 440 version (a Python app's versions are)`);
+    } else if (!python && !isPackageVersion(text)) {
+      edge.fail(`${JSON.stringify(text)} is a PEP 440 spelling; write <N>[.<N>[.<N>[.<N>]]][-<pre-release>]`);
+    }
+  }
+}
+
+function isPackageVersion(text: string): boolean {
+  const version = matchVersion(text);
+  return typeof version !== "string" && version.build === undefined;
+}
+
+/**
+ * Every wheels key's base os/arch is a declared platform, every declared platform is covered by a
+ * wheels key, and platform keys stay plain (`os/arch`): the libc lives on the wheels key only.
+ */
+function checkWheelPlatforms(top: TopFields): void {
+  const wheels = openMap(top.get("wheels"));
+  const platforms = openMap(top.get("platforms"));
+  if (!wheels || !platforms) return;
+  const bases = new Set<string>();
+  for (const { key, keyField } of platforms.fields()) {
+    const platform = matchPlatformKey(key);
+    if (typeof platform === "string") continue;
+    if (platform.variant !== undefined || platform.features.length > 0) {
+      keyField.fail(
+        `for a Python source platform keys stay plain (${platform.os}/${platform.architecture}); declare the libc on the wheels key`,
+      );
+    }
+    bases.add(`${platform.os}/${platform.architecture}`);
+  }
+  const covered = new Set<string>();
+  for (const { key, keyField } of wheels.fields()) {
+    const wheel = matchPlatformKey(key);
+    if (typeof wheel === "string") continue;
+    const base = `${wheel.os}/${wheel.architecture}`;
+    covered.add(base);
+    if (!bases.has(base))
+      keyField.fail(
+        `${base} is not declared under platforms; every wheels key needs a CI leg for its base platform`,
+      );
+  }
+  for (const { key, keyField } of platforms.fields()) {
+    const platform = matchPlatformKey(key);
+    if (typeof platform === "string") continue;
+    const base = `${platform.os}/${platform.architecture}`;
+    if (!covered.has(base))
+      keyField.fail(`platform ${key} has no wheels key; add wheels.${base} (or a +libc key of it)`);
+  }
+}
+
+function checkScheduleCollision(spec: MirrorSpec, top: TopFields): void {
+  const schedule = spec.cascade?.schedule;
+  const poll = spec.versions?.poll_interval;
+  if (schedule === undefined || poll === undefined || !sameSchedule(schedule, poll)) return;
+  openMap(top.get("cascade"))
+    ?.get("schedule")
+    .fail(
+      "cascade.schedule equals versions.poll_interval; the repair and the mirror run share a concurrency group and would cancel each other every cycle",
+    );
+}
+
+/** `build_timestamp: none` with cascade: re-pointing a bare tag leaves the old digest untagged. */
+function warnUntaggedDigests(spec: MirrorSpec, top: TopFields, ctx: SectionContext): void {
+  const field = top.get("build_timestamp");
+  if (!field || spec.build_timestamp !== "none" || !(spec.cascade ?? DEFAULT_CASCADE).enabled) return;
+  ctx.warnings.push({
+    exitCode: ExitCode.Data,
+    ...field.position(),
+    keyPath: field.path,
+    message:
+      "build_timestamp: none with cascade leaves each previous digest untagged when its tags move; a registry garbage collection may reap it and break consumers pinned by digest",
+  });
+}

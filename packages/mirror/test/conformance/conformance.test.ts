@@ -1,0 +1,59 @@
+/// <reference types="vite/client" />
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { type TempDir, tempDir } from "@pkg/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SpecError } from "../../src/spec/diagnostics.js";
+import { loadMirrorSpec } from "../../src/spec/loader.js";
+import type { ConformanceCase } from "./case.js";
+
+// Every `*.cases.ts` beside this file contributes rows.
+const modules = import.meta.glob<{ cases: ConformanceCase[] }>("./*.cases.ts", { eager: true });
+const tables = Object.entries(modules).map(
+  ([file, mod]) => [file.replace(/^\.\/|\.cases\.ts$/g, ""), mod.cases] as const,
+);
+
+let work: TempDir;
+beforeAll(async () => {
+  work = await tempDir("mirror-conformance-");
+});
+afterAll(async () => {
+  await work?.remove();
+});
+
+let counter = 0;
+async function load(row: ConformanceCase) {
+  const dir = join(work.path, `case-${counter++}`);
+  await mkdir(join(dir, ".git"), { recursive: true });
+  for (const [name, text] of Object.entries(row.files ?? {})) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+  const file = join(dir, "mirror.yml");
+  await writeFile(file, row.yaml);
+  try {
+    return await loadMirrorSpec(file);
+  } finally {
+    if (row.exit === 0) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe.each(tables)("%s", (_section, rows) => {
+  it.each(rows.map((row) => [row.rule, row] as const))("%s", async (_rule, row) => {
+    if (row.exit === 0) {
+      const loaded = await load(row);
+      row.check?.(loaded.spec as Record<string, unknown>, loaded.warnings);
+      return;
+    }
+    const error = await load(row).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(row.path, "a refused row names the key path it expects").toBeDefined();
+    expect(error, "the spec must be refused").toBeInstanceOf(SpecError);
+    const first = (error as SpecError).diagnostics[0];
+    expect({ exit: first?.exitCode, path: first?.keyPath }).toEqual({ exit: row.exit, path: row.path });
+    expect((error as SpecError).message).toContain(`: ${first?.keyPath || "(document)"}: `);
+    if (row.message) expect(first?.message).toMatch(row.message);
+  });
+});
