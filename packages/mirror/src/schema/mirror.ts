@@ -59,8 +59,6 @@ const platformKey: Schema = {
   ],
 };
 
-/** A version of the tools' grammar, `<N>[.<N>[.<N>[.<N>]]][-<pre-release>]`, quoted in YAML. */
-const version = (description: string): Schema => ({ ...ref("version"), description });
 /** A bound's literal: either grammar on its own; the source type picks one (see `boundGrammar`). */
 const boundLiteral: Schema = {
   type: "string",
