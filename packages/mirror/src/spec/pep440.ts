@@ -1,29 +1,18 @@
+import { valid } from "@renovatebot/pep440";
 import { isScalar } from "yaml";
 import type { Field } from "./field.js";
 import { readVersionText } from "./version-text.js";
 
-/**
- * A public PEP 440 version as Python packaging accepts it, in any of its permitted spellings:
- * `[N!]N(.N)*[{a|b|rc|alpha|beta|c|pre|preview}N][.postN|-N][.devN]`, separators `.`, `-`, `_`
- * optional, case-insensitive. No leading `v` and no `+local` part: a spec bound names a published
- * version, and `+` cannot appear in a tag.
- */
-const pep440Pattern = new RegExp(
-  [
-    "^(?:[0-9]+!)?",
-    "[0-9]+(?:\\.[0-9]+)*",
-    "(?:[-_.]?(?:alpha|a|beta|b|preview|pre|c|rc)[-_.]?[0-9]*)?",
-    "(?:-[0-9]+|[-_.]?(?:post|rev|r)[-_.]?[0-9]*)?",
-    "(?:[-_.]?dev[-_.]?[0-9]*)?$",
-  ].join(""),
-  "i",
-);
-
 /** Longest version accepted: an OCI tag holds at most 128 characters. */
 const MAX_LENGTH = 128;
 
+/**
+ * A public PEP 440 version as Python packaging accepts it, in any of its permitted spellings (the
+ * grammar is @renovatebot/pep440's). Not accepted here: a leading `v` and a `+local` part, since a
+ * spec bound names a published version and `+` cannot appear in a tag.
+ */
 export function isPep440Version(text: string): boolean {
-  return text.length <= MAX_LENGTH && pep440Pattern.test(text);
+  return text.length <= MAX_LENGTH && !/^v/i.test(text) && !text.includes("+") && valid(text) !== null;
 }
 
 /** A version written in the spec that must be PEP 440 (a Python app's version bound). */

@@ -1,10 +1,11 @@
 import { ExitCode } from "@pkg/common";
-import { isMap, isScalar, isSeq } from "yaml";
+import { isScalar, isSeq } from "yaml";
 import type { SectionContext } from "./context.js";
 import { sameSchedule } from "./cron.js";
-import { type Field, MapField } from "./field.js";
+import type { MapField } from "./field.js";
 import type { MirrorSpec, TopFields } from "./mirror-spec.js";
 import { PYTHON_SOURCE_TYPES } from "./source.js";
+import { openMap } from "./top-fields.js";
 import { versionGrammarProblem } from "./version-literal.js";
 
 /**
@@ -21,12 +22,6 @@ export function checkPipelineRules(
 ): void {
   checkPlatformBoundGrammar(spec, top);
   warnAnnounceSchedule(spec, top, ctx);
-}
-
-/** A top-level or nested value as a mapping, without reporting anything (its reader already did). */
-function openMap(field: Field | undefined): MapField | undefined {
-  if (!field || !isMap(field.value)) return undefined;
-  return new MapField(field.source, field.diagnostics, field.node, field.path, field.anchor);
 }
 
 /**

@@ -1,13 +1,14 @@
 import { ExitCode } from "@pkg/common";
-import { matchPlatformKey, matchVersion } from "@pkg/package";
+import { matchPlatformKey } from "@pkg/package";
 import { isMap, isScalar } from "yaml";
 import { DEFAULT_CASCADE } from "./cascade.js";
 import type { SectionContext } from "./context.js";
 import { sameSchedule } from "./cron.js";
-import { type Field, MapField } from "./field.js";
+import type { MapField } from "./field.js";
 import type { MirrorSpec, SectionName, TopFields } from "./mirror-spec.js";
-import { isPep440Version } from "./pep440.js";
-import { PYTHON_SOURCE_TYPES, SOURCE_TYPES, type SourceType } from "./source.js";
+import { PYTHON_SOURCE_TYPES, type SourceType } from "./source.js";
+import { openMap, sourceTypeOf } from "./top-fields.js";
+import { versionGrammarProblem } from "./version-literal.js";
 
 /**
  * The rules between `source`, `python`, `wheels`, `platforms`, `versions`, `cascade` and
@@ -21,7 +22,7 @@ export function checkPythonRules(
   root: MapField,
   ctx: SectionContext,
 ): void {
-  const type = sourceType(spec, top);
+  const type = sourceTypeOf(spec, top);
   if (type !== undefined) {
     const python = PYTHON_SOURCE_TYPES.includes(type);
     if (python) checkPythonSource(type, top, root);
@@ -31,20 +32,6 @@ export function checkPythonRules(
   }
   checkScheduleCollision(spec, top);
   warnUntaggedDigests(spec, top, ctx);
-}
-
-/** The source type from the model, or from the raw value when the rest of `source` was refused. */
-function sourceType(spec: MirrorSpec, top: TopFields): SourceType | undefined {
-  if (spec.source) return spec.source.type;
-  const type = openMap(top.get("source"))?.get("type").value;
-  const text = isScalar(type) ? type.value : undefined;
-  return SOURCE_TYPES.find((t) => t === text);
-}
-
-/** A top-level value as a mapping without reporting anything (its reader already did). */
-function openMap(field: Field | undefined): MapField | undefined {
-  if (!field || !isMap(field.value)) return undefined;
-  return new MapField(field.source, field.diagnostics, field.node, field.path, field.anchor);
 }
 
 function checkPythonSource(type: SourceType, top: TopFields, root: MapField): void {
@@ -78,18 +65,9 @@ function checkBoundGrammar(python: boolean, top: TopFields): void {
     const edge = isMap(bound.value) ? openMap(bound)?.get("version") : bound;
     const node = edge?.value;
     if (!edge || !isScalar(node) || typeof node.value !== "string") continue;
-    const text = node.value;
-    if (python && !isPep440Version(text)) {
-      edge.fail(`${JSON.stringify(text)} is not a PEP 440 version (a Python app's versions are)`);
-    } else if (!python && !isPackageVersion(text)) {
-      edge.fail(`${JSON.stringify(text)} is a PEP 440 spelling; write <N>[.<N>[.<N>[.<N>]]][-<pre-release>]`);
-    }
+    const problem = versionGrammarProblem(node.value, python);
+    if (problem) edge.fail(problem);
   }
-}
-
-function isPackageVersion(text: string): boolean {
-  const version = matchVersion(text);
-  return typeof version !== "string" && version.build === undefined;
 }
 
 /**

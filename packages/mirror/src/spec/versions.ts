@@ -1,10 +1,9 @@
-import { isMap, isScalar } from "yaml";
+import { isMap } from "yaml";
 import { readCron } from "./cron.js";
 import type { Field } from "./field.js";
 import { type GeneratorSpec, readGenerator } from "./generator.js";
 import { readHttpUrl } from "./http-url.js";
-import { isPep440Version } from "./pep440.js";
-import { readVersionText } from "./version-text.js";
+import { readVersionLiteral } from "./version-literal.js";
 
 /**
  * Where a bound's version comes from: a literal, or a value resolved once per run (never at load):
@@ -71,7 +70,7 @@ export function readVersions(field: Field): Versions | undefined {
 
 function readBound(field: Field, bareInclusive: boolean): VersionBound | undefined {
   if (!isMap(field.value)) {
-    const version = readLiteral(field);
+    const version = readVersionLiteral(field);
     return version === undefined ? undefined : { version, inclusive: bareInclusive };
   }
   const map = field.map();
@@ -85,7 +84,7 @@ function readBound(field: Field, bareInclusive: boolean): VersionBound | undefin
 }
 
 function readBoundVersion(field: Field): BoundVersion | undefined {
-  if (!isMap(field.value)) return readLiteral(field);
+  if (!isMap(field.value)) return readVersionLiteral(field);
   const map = field.map();
   if (!map) return undefined;
   map.only(["url", "generator", "file"]);
@@ -103,16 +102,6 @@ function readBoundVersion(field: Field): BoundVersion | undefined {
     return file === undefined ? undefined : { file };
   }
   return undefined;
-}
-
-/**
- * A literal edge: a version of the tools' grammar or a PEP 440 one (a Python app's); which of the
- * two the source needs is checked with the source (rules-python).
- */
-function readLiteral(field: Field): string | undefined {
-  const node = field.value;
-  if (isScalar(node) && typeof node.value === "string" && isPep440Version(node.value)) return node.value;
-  return readVersionText(field);
 }
 
 function readHttpsUrl(field: Field): string | undefined {

@@ -22,6 +22,8 @@ export interface ConformanceCase {
 }
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A mapping nested inside a spec: unlike a top-level `SpecObject`, no key is `undefined`. */
+export type Fields = { [key: string]: Json };
 export type SpecObject = { [key: string]: Json | undefined };
 
 /** A valid, minimal forgeone_release spec. */

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
+import type { Fields } from "./case.js";
 import { type ConformanceCase, pythonSpec, spec } from "./case.js";
-import type { Fields } from "./json-fields.js";
 
 const json = JSON.stringify({ type: "bundle", version: 1 });
 const metadata = (value: Fields[string]) => spec({ metadata: value });

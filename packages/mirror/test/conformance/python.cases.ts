@@ -1,6 +1,6 @@
 import { expect } from "vitest";
+import type { Fields } from "./case.js";
 import { basePythonSpec, type ConformanceCase, pythonSpec, spec } from "./case.js";
-import type { Fields } from "./json-fields.js";
 
 const python = basePythonSpec.python as Fields;
 const withPython = (fields: Fields) => pythonSpec({ python: { ...python, ...fields } });

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
+import type { Fields } from "./case.js";
 import { type ConformanceCase, pythonSpec, spec } from "./case.js";
-import type { Fields } from "./json-fields.js";
 
 const assets = { "linux/amd64": ["tool-.*-linux-amd64\\.tar\\.gz"] };
 const musl = { "linux/amd64+libc.musl": ["tool-.*-linux-musl\\.tar\\.gz"] };
