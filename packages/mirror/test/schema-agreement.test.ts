@@ -35,6 +35,13 @@ const LOADER_ONLY_GROUPS: Record<string, string[]> = {
     "containers: two containers with one id are refused",
     "variants: duplicate names are rejected",
   ],
+  "the extends chain: other files, the repository root and cycles are outside one document": [
+    "extends: a base above the repository root is a usage error",
+    "extends: a cycle is refused",
+    "extends: a missing parent is refused",
+    "extends: an unknown key in the parent is refused in the parent's file",
+    "extends: the merged spec still needs the required keys",
+  ],
   "comparing two values: a schema constrains each value, it never compares them": [
     "cascade.schedule: must not equal versions.poll_interval",
     "cascade.schedule: equal up to spacing is still equal to versions.poll_interval",

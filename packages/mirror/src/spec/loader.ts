@@ -91,7 +91,9 @@ export async function loadMirrorSpec(path: string, options: LoadOptions = {}): P
   }
 
   const ctx: SectionContext = { specDir, repoRoot, files: options.files ?? diskFiles, warnings: [] };
-  const spec = root ? readMirrorSpec(top, root, ctx) : {};
+  // sections are read only from a whole chain: a broken one would report keys as missing that a
+  // parent was meant to give
+  const spec = root && !diagnostics.failed ? readMirrorSpec(top, root, ctx) : {};
   if (diagnostics.failed) throw new SpecError(ordered(diagnostics.list, chain));
   return { spec, chain, specDir, repoRoot, warnings: ctx.warnings };
 }

@@ -8,6 +8,7 @@ import { readCascade } from "./cascade.js";
 import { readCatalog } from "./catalog.js";
 import { readConcurrency } from "./concurrency.js";
 import type { SectionContext } from "./context.js";
+import { applyDefaults } from "./defaults.js";
 import type { Field, MapField } from "./field.js";
 import { readMetadataPaths } from "./metadata.js";
 import { readNotify } from "./notify.js";
@@ -78,7 +79,10 @@ export type MirrorSpec = { -readonly [K in SectionName]?: Model<(typeof sections
 /** The top-level fields after the `extends` merge: each from the file that declared it. */
 export type TopFields = Map<SectionName, Field>;
 
-/** Reads every section, then the rules that span sections. Problems land in the fields' diagnostics. */
+/**
+ * Reads every section, then the rules that span sections, then fills the defaults of absent keys.
+ * Problems land in the fields' diagnostics.
+ */
 export function readMirrorSpec(top: TopFields, root: MapField, ctx: SectionContext): MirrorSpec {
   const spec: MirrorSpec = {};
   for (const key of REQUIRED_KEYS)
@@ -90,5 +94,6 @@ export function readMirrorSpec(top: TopFields, root: MapField, ctx: SectionConte
   checkSourceRules(spec, top, root, ctx);
   checkPythonRules(spec, top, root, ctx);
   checkPipelineRules(spec, top, root, ctx);
+  applyDefaults(spec, ctx);
   return spec;
 }

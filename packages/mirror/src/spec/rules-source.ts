@@ -1,6 +1,5 @@
 import { ExitCode, PkgError } from "@pkg/common";
 import { type Metadata, parseMetadata } from "@pkg/package";
-import { DEFAULT_ASSET_TYPE } from "./asset-type.js";
 import { type BinScan, DEFAULT_BIN_SCAN } from "./bin-scan.js";
 import { pathIsBareInstallPath, scanDirectories } from "./bin-scan-target.js";
 import { resolveIn, type SectionContext } from "./context.js";
@@ -14,8 +13,7 @@ import { variantScope } from "./variants.js";
 /**
  * The rules between `source` and the asset sections: which of `assets` / `variants` / `metadata`
  * / `asset_type` each source type takes, and that an enabled `bin_scan` has something to scan in
- * every metadata file it can meet. Also fills the top-level defaults of these sections (a reader
- * only runs for a key that is present).
+ * every metadata file it can meet.
  */
 export function checkSourceRules(
   spec: MirrorSpec,
@@ -24,7 +22,6 @@ export function checkSourceRules(
   ctx: SectionContext,
 ): void {
   const type = sourceTypeOf(spec, top);
-  applyDefaults(spec, top, type);
   if (type === undefined) return;
   if (PYTHON_SOURCE_TYPES.includes(type)) {
     checkPythonSource(type, top, ctx);
@@ -32,19 +29,6 @@ export function checkSourceRules(
   }
   checkAssetSource(type, top, root);
   checkBinScanTargets(spec, top, ctx);
-}
-
-function applyDefaults(spec: MirrorSpec, top: TopFields, type: SourceType | undefined): void {
-  if (!top.has("bin_scan")) spec.bin_scan = DEFAULT_BIN_SCAN;
-  if (!top.has("libc_lint")) spec.libc_lint = true;
-  if (!top.has("skip_prereleases")) spec.skip_prereleases = false;
-  if (!top.has("asset_type") && type !== undefined && !PYTHON_SOURCE_TYPES.includes(type)) {
-    spec.asset_type = structuredClone(DEFAULT_ASSET_TYPE);
-  }
-  const source = spec.source;
-  if ((source?.type === "pylock" || source?.type === "pypi") && source.package === undefined && spec.name) {
-    source.package = spec.name;
-  }
 }
 
 function checkPythonSource(type: SourceType, top: TopFields, ctx: SectionContext): void {

@@ -18,10 +18,10 @@ export const cases: ConformanceCase[] = [
     check: (s) => expect(s.cascade).toEqual({ enabled: false }),
   },
   {
-    rule: "cascade: absent stays unset in the model (true applies)",
+    rule: "cascade: defaults to true",
     yaml: spec(),
     exit: 0,
-    check: (s) => expect(s.cascade).toBeUndefined(),
+    check: (s) => expect(s.cascade).toEqual({ enabled: true }),
   },
   {
     rule: "cascade: an empty mapping equals true",
