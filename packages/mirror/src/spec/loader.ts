@@ -44,6 +44,7 @@ export async function loadMirrorSpec(path: string, options: LoadOptions = {}): P
   const chain: string[] = [];
   const top: TopFields = new Map();
   let root: MapField | undefined;
+  let chainBroken = false;
 
   let next: string | undefined = specFile;
   let from: Field | undefined;
@@ -52,15 +53,20 @@ export async function loadMirrorSpec(path: string, options: LoadOptions = {}): P
     const real = realPath(source.file);
     if (chain.includes(real)) {
       from?.fail(`extends forms a cycle: ${[...chain, real].join(" -> ")}`);
+      chainBroken = true;
       break;
     }
     if (chain.length >= MAX_EXTENDS_DEPTH) {
       from?.fail(`extends chain longer than ${MAX_EXTENDS_DEPTH} files`);
+      chainBroken = true;
       break;
     }
     chain.push(real);
     const map = documentRoot(source, diagnostics);
-    if (!map) break;
+    if (!map) {
+      chainBroken = true;
+      break;
+    }
     root ??= map;
     map.only(TOP_LEVEL_KEYS);
     for (const { key, field } of map.fields()) {
@@ -71,18 +77,9 @@ export async function loadMirrorSpec(path: string, options: LoadOptions = {}): P
     next = undefined;
     const parent = map.get("extends");
     if (parent.present) {
-      const text = parent.string({ nonEmpty: true });
-      if (text === undefined) break;
-      const target = resolveIn(source.dir, text);
-      if (!isInside(repoRoot, target)) {
-        parent.fail(
-          `${text} is outside the repository (${repoRoot}); a base spec must live inside it`,
-          ExitCode.Usage,
-        );
-        break;
-      }
-      if (!existsSync(target)) {
-        parent.fail(`${text}: no such file`);
+      const target = parentPath(parent, source.dir, repoRoot);
+      if (target === undefined) {
+        chainBroken = true;
         break;
       }
       next = target;
@@ -93,9 +90,24 @@ export async function loadMirrorSpec(path: string, options: LoadOptions = {}): P
   const ctx: SectionContext = { specDir, repoRoot, files: options.files ?? diskFiles, warnings: [] };
   // sections are read only from a whole chain: a broken one would report keys as missing that a
   // parent was meant to give
-  const spec = root && !diagnostics.failed ? readMirrorSpec(top, root, ctx) : {};
+  const spec = root && !chainBroken ? readMirrorSpec(top, root, ctx) : {};
   if (diagnostics.failed) throw new SpecError(ordered(diagnostics.list, chain));
   return { spec, chain, specDir, repoRoot, warnings: ctx.warnings };
+}
+
+/** The file an `extends` names, or undefined (reported) when it is not a usable parent. */
+function parentPath(parent: Field, dir: string, repoRoot: string): string | undefined {
+  const text = parent.string({ nonEmpty: true });
+  if (text === undefined) return undefined;
+  const target = resolveIn(dir, text);
+  if (!isInside(repoRoot, target)) {
+    return parent.fail(
+      `${text} is outside the repository (${repoRoot}); a base spec must live inside it`,
+      ExitCode.Usage,
+    );
+  }
+  if (!existsSync(target)) return parent.fail(`${text}: no such file`);
+  return target;
 }
 
 function documentRoot(source: SpecSource, diagnostics: Diagnostics): MapField | undefined {

@@ -129,6 +129,6 @@ function warnUntaggedDigests(spec: MirrorSpec, top: TopFields, ctx: SectionConte
     ...field.position(),
     keyPath: field.path,
     message:
-      "build_timestamp: none with cascade leaves each previous digest untagged when its tags move; a registry garbage collection may reap it and break consumers pinned by digest",
+      "none with cascade leaves each previous digest untagged when its tags move; a registry garbage collection may reap it and break consumers pinned by digest",
   });
 }

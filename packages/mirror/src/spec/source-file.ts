@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { ExitCode } from "@pkg/common";
 import { LineCounter, parseDocument } from "yaml";
 import { type SpecDiagnostic, SpecError } from "./diagnostics.js";
@@ -25,18 +25,24 @@ export async function readSpecSource(path: string): Promise<SpecSource> {
   try {
     const bytes = await readFile(file);
     if (bytes.length > SPEC_LIMITS.maxFileBytes) {
-      throw fileError(path, `larger than ${SPEC_LIMITS.maxFileBytes} bytes`);
+      throw fileError(displayPath(file), `larger than ${SPEC_LIMITS.maxFileBytes} bytes`);
     }
     text = bytes.toString("utf8");
   } catch (error) {
     if (error instanceof SpecError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw fileError(
-      path,
+      displayPath(file),
       code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : "cannot be read",
     );
   }
-  return parseSpecText(text, path, dirname(file));
+  return parseSpecText(text, displayPath(file), dirname(file));
+}
+
+/** How messages name a file: relative to the working directory when it lies below it. */
+function displayPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
 }
 
 export function parseSpecText(text: string, file: string, dir: string): SpecSource {

@@ -1,5 +1,5 @@
 import { Command } from "@commander-js/extra-typings";
-import { parseFormat, printJson, stderrLogger } from "@pkg/common";
+import { PkgError, parseFormat, printJson, stderrLogger } from "@pkg/common";
 import { formatDiagnostic, SpecError } from "../../spec/diagnostics.js";
 import { loadMirrorSpec } from "../../spec/loader.js";
 import { summarize } from "../../spec/summary.js";
@@ -29,11 +29,16 @@ export function validateCommand() {
           log.info(`${specPath}: valid: ${summarize(loaded.spec)}`);
         }
       } catch (error) {
-        // the problems go to stdout as data; the first one still ends the run as a line on stderr
-        if (error instanceof SpecError && options.format === "json") {
-          printJson({ valid: false, file: specPath, errors: error.diagnostics });
+        if (!(error instanceof SpecError) || error.diagnostics.length === 1) {
+          if (error instanceof SpecError && options.format === "json") {
+            printJson({ valid: false, file: specPath, errors: error.diagnostics });
+          }
+          throw error;
         }
-        throw error;
+        // several problems: every one gets its line (or its record), the last line counts them
+        if (options.format === "json") printJson({ valid: false, file: specPath, errors: error.diagnostics });
+        else for (const problem of error.diagnostics) log.info(formatDiagnostic(problem));
+        throw new PkgError(error.exitCode, `${specPath}: ${error.diagnostics.length} problems`);
       }
     });
 }
