@@ -1,0 +1,38 @@
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { type TempDir, tempDir } from "@pkg/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const exec = promisify(execFile);
+const demo = fileURLToPath(new URL("../../../scripts/demo.sh", import.meta.url));
+let out: TempDir;
+
+beforeAll(async () => {
+  out = await tempDir("pkg-demo-");
+});
+afterAll(async () => {
+  await out?.remove();
+});
+
+describe("the README's main job (npm run demo)", () => {
+  it("publishes two versions with the cascade, and latest pulls back the newest", async () => {
+    const { stderr } = await exec("bash", [demo], { env: { ...process.env, PKG_DEMO_DIR: out.path } });
+    expect(stderr).toContain("$ cat ");
+    expect(await readFile(join(out.path, "pulled/content/share/hello/VERSION"), "utf8")).toBe("1.1.0\n");
+    const latest = await exec("skopeo", [
+      "inspect",
+      "--raw",
+      `oci:${join(out.path, "layout/examples/hello")}:latest`,
+    ]);
+    const v110 = await exec("skopeo", [
+      "inspect",
+      "--raw",
+      `oci:${join(out.path, "layout/examples/hello")}:1.1.0`,
+    ]);
+    expect(latest.stdout).toBe(v110.stdout);
+    expect(JSON.parse(latest.stdout).manifests).toHaveLength(2);
+  });
+});
