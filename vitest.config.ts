@@ -1,11 +1,10 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: {
-    // Workspace packages export their TypeScript sources under the "source" condition,
-    // so tests run against the code as written, without a build.
-    conditions: ["source"],
-  },
+  // Workspace packages export their TypeScript sources under the "source" condition, so tests run
+  // against the code as written; Vitest resolves test imports as server-side modules.
+  resolve: { conditions: ["source"] },
+  ssr: { resolve: { conditions: ["source"], externalConditions: ["source"] } },
   test: {
     pool: "threads",
     globalSetup: ["scripts/vitest-global-setup.ts"],

@@ -16,6 +16,8 @@ export type Credential =
 export interface CredentialOptions {
   /** The environment to read `PKG_AUTH_*`, `NETRC`, `DOCKER_CONFIG`, `HOME`, `PATH` from (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Whether Docker's config.json (and its credential helpers) is the ladder's last step (default true). */
+  dockerConfig?: boolean;
 }
 
 const HELPER_TIMEOUT_MS = 30_000;
@@ -153,7 +155,8 @@ function register(credential: Credential): Credential {
 
 /**
  * The credential for a registry host (`host[:port]`), from the host-keyed ladder: `PKG_AUTH_<slug>_*`,
- * then netrc (exact `machine`, `default` ignored), then Docker's config.json; undefined = anonymous.
+ * then netrc (exact `machine`, `default` ignored), then Docker's config.json unless `dockerConfig`
+ * is false; undefined = anonymous.
  */
 export async function resolveCredential(
   host: string,
@@ -161,6 +164,8 @@ export async function resolveCredential(
 ): Promise<Credential | undefined> {
   const env = options.env ?? process.env;
   const found =
-    fromEnvironment(host, env) ?? (await fromNetrc(host, env)) ?? (await fromDockerConfig(host, env));
+    fromEnvironment(host, env) ??
+    (await fromNetrc(host, env)) ??
+    (options.dockerConfig === false ? undefined : await fromDockerConfig(host, env));
   return found ? register(found) : undefined;
 }

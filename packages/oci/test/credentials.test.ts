@@ -161,6 +161,18 @@ describe("the credential ladder", () => {
     });
   });
 
+  test("dockerConfig: false stops the ladder after netrc", async () => {
+    await writeDockerConfig({ auths: { [host]: { auth: b64("docker-user:docker-pass") } } });
+    expect(await resolveCredential(host, { env, dockerConfig: false })).toBeUndefined();
+    expect(await resolveCredential(host, { env, dockerConfig: true })).toMatchObject({
+      username: "docker-user",
+    });
+    await writeNetrc(`machine ${host} login netrc-user password netrc-pass\n`);
+    expect(await resolveCredential(host, { env, dockerConfig: false })).toMatchObject({
+      username: "netrc-user",
+    });
+  });
+
   test("environment: bearer by default without USER, same-case slug, explicit TYPE, bad TYPE", async () => {
     expect(
       await resolveCredential(host, { env: { ...env, PKG_AUTH_REG_EXAMPLE_COM_5000_TOKEN: "tok1" } }),

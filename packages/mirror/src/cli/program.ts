@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { checkCommand } from "./commands/check.js";
 import { schemaCommand } from "./commands/schema.js";
 import { validateCommand } from "./commands/validate.js";
 
@@ -11,6 +12,8 @@ export function buildProgram(): CommandUnknownOpts {
   const program = new Command("pkg-mirror")
     .description("Mirror upstream tool releases into OCI registries, driven by a mirror.yml per tool.")
     .version(version)
+    // `package check --version V` is the subcommand's own option, not the program's version flag
+    .enablePositionalOptions()
     .addHelpText(
       "after",
       `
@@ -20,6 +23,7 @@ rejected, 82 unsupported.`,
     );
   const pkg = new Command("package").description("Work with one tool's mirror spec.");
   pkg.addCommand(validateCommand());
+  pkg.addCommand(checkCommand());
   program.addCommand(pkg);
   program.addCommand(schemaCommand());
   return program;

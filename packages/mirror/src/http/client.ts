@@ -1,0 +1,211 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { ExitCode, PkgError } from "@pkg/common";
+import { type Dispatcher, request } from "undici";
+import { ladderAuthorization } from "./authorization.js";
+import { displayUrl, HttpTransportError } from "./errors.js";
+import { createProxyDispatcher } from "./proxy-dispatcher.js";
+import type { HttpClient, HttpRequest, HttpResponse } from "./types.js";
+
+export interface HttpClientOptions {
+  /** Proxy variables, extra CA variables and credentials are read here (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  userAgent?: string;
+  /** PEM certificates trusted beside Node's roots and the environment's extra CAs. */
+  ca?: string[];
+}
+
+/** The mirror's client, plus `close` to release its pooled connections. */
+export interface MirrorHttpClient extends HttpClient {
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const MAX_REDIRECTS = 10;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** Parses a URL to request, refusing anything but http(s) and any embedded credentials (exit 65). */
+function requestUrl(text: string, base?: URL): URL {
+  let url: URL;
+  try {
+    url = new URL(text, base);
+  } catch {
+    // the text itself may hold credentials: it is not echoed
+    const what = base ? `the redirect from ${displayUrl(base)}` : "a request";
+    throw new PkgError(ExitCode.Data, `${what} names an invalid URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new PkgError(ExitCode.Data, `${displayUrl(url)}: only http and https URLs can be fetched`);
+  }
+  if (url.username || url.password) {
+    throw new PkgError(
+      ExitCode.Data,
+      `${displayUrl(url)}: a URL must not embed credentials; use PKG_AUTH_<host>_* or a netrc entry`,
+    );
+  }
+  return url;
+}
+
+function splitHeaders(headers: Record<string, string> = {}): {
+  explicitAuth: string | undefined;
+  others: Record<string, string>;
+} {
+  let explicitAuth: string | undefined;
+  const others: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() === "authorization") explicitAuth = value;
+    else others[name.toLowerCase()] = value;
+  }
+  return { explicitAuth, others };
+}
+
+function transportReason(error: unknown): { reason: string; transient: boolean } {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  // certificate failures do not heal on a retry
+  const certificate = /CERT|SELF_SIGNED|UNABLE_TO_|ERR_TLS/.test(code ?? "");
+  return { reason: code ? `${message} (${code})` : message, transient: !certificate };
+}
+
+/** Abandons a body whose content is not wanted; its stream's own abort error is of no interest. */
+function discard(body: Dispatcher.ResponseData["body"]): void {
+  body.on("error", () => {});
+  body.destroy();
+}
+
+async function readBody(
+  body: Dispatcher.ResponseData["body"],
+  url: URL,
+  maxBytes: number | undefined,
+  declared: string | string[] | undefined,
+): Promise<Buffer> {
+  const tooLarge = () =>
+    new HttpTransportError(url, `response body is larger than ${maxBytes} bytes`, { transient: false });
+  if (maxBytes !== undefined && typeof declared === "string" && Number(declared) > maxBytes) {
+    discard(body);
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    length += buffer.length;
+    if (maxBytes !== undefined && length > maxBytes) {
+      discard(body);
+      throw tooLarge();
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function nodeHeaders(headers: Dispatcher.ResponseData["headers"]): IncomingHttpHeaders {
+  const copy: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    if (name === "set-cookie") copy[name] = Array.isArray(value) ? value : [value];
+    else copy[name] = value;
+  }
+  return copy;
+}
+
+/**
+ * The mirror's HTTP client: proxy variables and extra CAs from `env`, redirects followed by hand
+ * (at most 10) so that credentials are chosen for each host actually requested. An explicit
+ * `Authorization` header is sent to the request's own origin only; every other hop gets the
+ * ladder's credential for its host (unless `auth: "none"`).
+ */
+export function createHttpClient(options: HttpClientOptions = {}): MirrorHttpClient {
+  const env = options.env ?? process.env;
+  const userAgent = options.userAgent ?? "pkg-mirror";
+  const dispatcher = createProxyDispatcher(env, options.ca ?? []);
+  // a failed CA read must not surface as an unhandled rejection before the first fetch
+  dispatcher.catch(() => {});
+  const ladder = ladderAuthorization(env);
+  let requestCount = 0;
+
+  async function authorizationFor(
+    url: URL,
+    origin: string,
+    req: HttpRequest,
+    explicit: string | undefined,
+  ): Promise<string | undefined> {
+    if (explicit !== undefined && url.origin === origin) return explicit;
+    if (req.auth === "none") return undefined;
+    return ladder(url.host);
+  }
+
+  async function send(
+    url: URL,
+    req: HttpRequest,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<Dispatcher.ResponseData> {
+    const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const pool = await dispatcher;
+    requestCount += 1;
+    try {
+      return await request(url, {
+        dispatcher: pool,
+        method: req.method ?? "GET",
+        headers,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (error) {
+      throw transportError(url, error, signal, timeoutMs);
+    }
+  }
+
+  function transportError(url: URL, error: unknown, signal: AbortSignal, timeoutMs: number): PkgError {
+    if (error instanceof PkgError) return error;
+    if (signal.aborted) {
+      return new HttpTransportError(url, `no complete answer within ${timeoutMs} ms`, {
+        cause: error,
+        transient: true,
+      });
+    }
+    const { reason, transient } = transportReason(error);
+    return new HttpTransportError(url, reason, { cause: error, transient });
+  }
+
+  async function fetch(req: HttpRequest): Promise<HttpResponse> {
+    const first = requestUrl(req.url);
+    const { explicitAuth, others } = splitHeaders(req.headers);
+    const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const signal = AbortSignal.timeout(timeoutMs);
+    let url = first;
+    for (let redirects = 0; ; redirects += 1) {
+      const headers: Record<string, string> = { "user-agent": userAgent, ...others };
+      const authorization = await authorizationFor(url, first.origin, req, explicitAuth);
+      if (authorization !== undefined) headers.authorization = authorization;
+      const response = await send(url, req, headers, signal);
+      const location = response.headers.location;
+      if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === "string") {
+        // a small redirect body is read off so that the connection can be reused
+        await response.body.dump({ limit: 64 * 1024 }).catch(() => {});
+        if (redirects >= MAX_REDIRECTS) {
+          throw new HttpTransportError(first, `more than ${MAX_REDIRECTS} redirects`, { transient: false });
+        }
+        url = requestUrl(location, url);
+        continue;
+      }
+      try {
+        const body = await readBody(response.body, url, req.maxBytes, response.headers["content-length"]);
+        return { status: response.statusCode, headers: nodeHeaders(response.headers), body, url: url.href };
+      } catch (error) {
+        throw transportError(url, error, signal, timeoutMs);
+      }
+    }
+  }
+
+  return {
+    fetch,
+    get requestCount() {
+      return requestCount;
+    },
+    async close() {
+      await (await dispatcher.catch(() => undefined))?.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { ExitCode, PkgError } from "@pkg/common";
+
+/**
+ * A URL as it may appear in messages: scheme, host and path. Userinfo is dropped and a query
+ * (which may carry a signature or token) is shown as `?…`.
+ */
+export function displayUrl(url: URL | string): string {
+  let parsed: URL;
+  try {
+    parsed = typeof url === "string" ? new URL(url) : url;
+  } catch {
+    return "<invalid URL>";
+  }
+  return `${parsed.origin}${parsed.pathname}${parsed.search ? "?…" : ""}`;
+}
+
+/**
+ * A request that got no complete HTTP answer: refused, reset, DNS, TLS, timeout, or a body larger
+ * than allowed. Exit 69 (source unavailable); `transient` says whether another try may help.
+ */
+export class HttpTransportError extends PkgError {
+  /** The URL of the failing hop, in its display form. */
+  readonly url: string;
+  readonly transient: boolean;
+
+  constructor(url: URL | string, reason: string, options: { cause?: unknown; transient: boolean }) {
+    const shown = displayUrl(url);
+    super(ExitCode.Unavailable, `${shown}: ${reason}`, { cause: options.cause });
+    this.name = "HttpTransportError";
+    this.url = shown;
+    this.transient = options.transient;
+  }
+}

@@ -1,0 +1,44 @@
+import { rootCertificates } from "node:tls";
+import { registerSecret } from "@pkg/common";
+import { extraCasFromEnv } from "@pkg/oci";
+import { EnvHttpProxyAgent } from "undici";
+
+export interface ProxySettings {
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+}
+
+/** `http_proxy` / `HTTP_PROXY` and friends; the lower-case spelling wins, as curl reads them. */
+export function proxySettings(env: NodeJS.ProcessEnv): ProxySettings {
+  const read = (name: string) => env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? "";
+  return { httpProxy: read("http_proxy"), httpsProxy: read("https_proxy"), noProxy: read("no_proxy") };
+}
+
+function registerProxyPassword(proxy: string): void {
+  try {
+    const password = new URL(proxy).password;
+    if (password) {
+      registerSecret(password);
+      registerSecret(decodeURIComponent(password));
+    }
+  } catch {
+    // undici reports an unparsable proxy URL itself, when it is used
+  }
+}
+
+/**
+ * The connection pool of one client: proxies from `env` (never from process.env behind its back)
+ * and TLS trusting Node's roots plus the extra CAs of `env` and `extraCa`, for direct, tunnelled
+ * and proxy connections alike.
+ */
+export async function createProxyDispatcher(
+  env: NodeJS.ProcessEnv,
+  extraCa: readonly string[],
+): Promise<EnvHttpProxyAgent> {
+  const settings = proxySettings(env);
+  registerProxyPassword(settings.httpProxy);
+  registerProxyPassword(settings.httpsProxy);
+  const tls = { ca: [...rootCertificates, ...(await extraCasFromEnv(env)), ...extraCa] };
+  return new EnvHttpProxyAgent({ ...settings, connect: tls, requestTls: tls, proxyTls: tls });
+}

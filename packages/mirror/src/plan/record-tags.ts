@@ -1,0 +1,79 @@
+import {
+  formatVersion,
+  isPrerelease,
+  matchVersion,
+  parseTag,
+  type Version,
+  withoutBuild,
+} from "@pkg/package";
+
+interface Records {
+  version: Version;
+  /** The version's own tag without build suffix (`1.2.3`, `1.2`, `1.2.3-rc1`). */
+  exact?: string;
+  /** Its primary tags (`1.2.3_20250101120000`), one per push run. */
+  builds: string[];
+}
+
+/**
+ * Which tags to read to learn the platforms each wanted version of one variant holds: version
+ * text -> tags (their indexes' platforms are united). Versions without any tag are left out: they
+ * are not published.
+ *
+ * - The exact tag, when present, is one read holding every platform pushed for the version.
+ * - But the exact (or two-component) tag stands for every release it prefixes (`1.2.3` holds
+ *   `1.2.3.4` per platform when that is newer): when such a longer release is published, the
+ *   version's primary tags are read instead, so its own platforms are what is reported.
+ * - Without an exact tag (pushed without the cascade), every primary tag is read: each push run
+ *   wrote its own, holding the platforms of that run only.
+ */
+export function recordTagsToRead(
+  tags: Iterable<string>,
+  variant: string | undefined,
+  wanted: Iterable<string>,
+): Map<string, string[]> {
+  const records = groupRecords(tags, variant);
+  const releases = [...records.values()].map((r) => r.version).filter((v) => !isPrerelease(v));
+  const reads = new Map<string, string[]>();
+  for (const text of wanted) {
+    const key = versionKey(text);
+    const record = key === undefined ? undefined : records.get(key);
+    if (!record) continue;
+    const extended =
+      !isPrerelease(record.version) && releases.some((other) => extends_(other, record.version));
+    if (record.exact !== undefined && (!extended || record.builds.length === 0))
+      reads.set(text, [record.exact]);
+    else reads.set(text, [...record.builds].sort());
+  }
+  return reads;
+}
+
+/** The text a version is recorded under in tags, or undefined when it is not a version of the tag grammar. */
+export function versionKey(text: string): string | undefined {
+  const version = matchVersion(text);
+  return typeof version === "string" ? undefined : formatVersion(withoutBuild(version));
+}
+
+function groupRecords(tags: Iterable<string>, variant: string | undefined): Map<string, Records> {
+  const records = new Map<string, Records>();
+  for (const tag of tags) {
+    const info = parseTag(tag);
+    if (info.kind !== "primary" && info.kind !== "exact" && info.kind !== "rolling") continue;
+    if (info.variant !== variant || info.version === undefined) continue;
+    const version = withoutBuild(info.version);
+    const text = formatVersion(version);
+    const record = records.get(text) ?? { version, builds: [] };
+    records.set(text, record);
+    if (info.kind === "primary") record.builds.push(tag);
+    else record.exact = tag;
+  }
+  return records;
+}
+
+/** Whether `longer` is a release that `version`'s tag also stands for: same leading components, more of them. */
+function extends_(longer: Version, version: Version): boolean {
+  return (
+    longer.release.length > version.release.length &&
+    version.release.every((component, i) => longer.release[i] === component)
+  );
+}
