@@ -154,6 +154,30 @@ describe("listing forge releases", () => {
     expect(lines.progress.filter((line) => /page [123]$/.test(line))).toHaveLength(3);
   });
 
+  test("PKG_MIRROR_URL_REWRITE replaces the spec's rewrite; a bad one is refused before any request", async () => {
+    let api = "";
+    const forge = await server(forgeHandler(() => api));
+    api = forge.url;
+    const spec = {
+      ...source,
+      url_rewrite: { from: "https://downloads.example.com/", to: "https://spec.example/" },
+    };
+    const env = {
+      PKG_FORGEONE_API_URL: api,
+      PKG_MIRROR_URL_REWRITE: "https://downloads.example.com/=https://env.example/x/",
+    };
+    const versions = await listForgeoneReleases(spec, setup(env).deps);
+    expect(versions[0]?.assets[0]?.url).toMatch(/^https:\/\/env\.example\/x\/acme\/tool\//);
+
+    const before = forge.requests.length;
+    const bad = {
+      PKG_FORGEONE_API_URL: api,
+      PKG_MIRROR_URL_REWRITE: "https://downloads.example.com/=ftp://x.example/",
+    };
+    await expect(listForgeoneReleases(spec, setup(bad).deps)).rejects.toMatchObject({ exitCode: 65 });
+    expect(forge.requests.length).toBe(before);
+  });
+
   test("rate_limit_ms pauses between pages, not before the first", async () => {
     let api = "";
     const forge = await server(forgeHandler(() => api));

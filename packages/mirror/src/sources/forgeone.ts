@@ -7,6 +7,7 @@ import { type ForgeRelease, isForgeRelease, releaseVersion } from "./forgeone-re
 import { nextLink } from "./link-header.js";
 import { fetchListingPage } from "./listing-retry.js";
 import type { SourceDeps, UpstreamVersion } from "./types.js";
+import { effectiveUrlRewrite } from "./url-rewrite-env.js";
 
 export const DEFAULT_FORGEONE_API_URL = "https://api.github.com";
 /** A page of 100 releases with their notes stays far below this. */
@@ -86,6 +87,8 @@ export async function listForgeoneReleases(
     random: deps.random ?? Math.random,
   };
 
+  // a bad override is refused before anything is fetched
+  const rewrite = deps.urlRewrite ?? effectiveUrlRewrite(source.url_rewrite, deps.env);
   const versions: UpstreamVersion[] = [];
   const seen = new Set<string>();
   for (let page = 1; url !== undefined; page += 1) {
@@ -99,7 +102,7 @@ export async function listForgeoneReleases(
     );
     if (response.status < 200 || response.status > 299) throw failure(source, response);
     for (const release of releasesOf(source, response)) {
-      const version = releaseVersion(release, pattern, source.url_rewrite);
+      const version = releaseVersion(release, pattern, rewrite);
       if (!version) continue;
       if (seen.has(version.version)) {
         deps.log.warn(`release ${release.tag_name}: version ${version.version} was listed already; skipped`);

@@ -1,5 +1,6 @@
 import type { Logger } from "@pkg/common";
 import type { HttpClient } from "../http/types.js";
+import type { UrlRewrite } from "../spec/url-rewrite.js";
 
 /** One downloadable file of an upstream release. */
 export interface UpstreamAsset {
@@ -27,4 +28,9 @@ export interface SourceDeps {
   specDir: string;
   env: NodeJS.ProcessEnv;
   log: Logger;
+  /**
+   * The rewrite of download URLs in force; when absent, the source's `url_rewrite` as replaced by
+   * `PKG_MIRROR_URL_REWRITE` (`effectiveUrlRewrite`).
+   */
+  urlRewrite?: UrlRewrite;
 }

@@ -13,13 +13,7 @@ import { effectiveUrlRewrite } from "./url-rewrite-env.js";
 /** Largest url-index document read from a URL or a generator. */
 export const MAX_URL_INDEX_BYTES = 32 * 1024 * 1024;
 
-export interface UrlIndexDeps extends SourceDeps {
-  /**
-   * The rewrite to apply, when the caller has already resolved it; otherwise the source's
-   * `url_rewrite`, replaced by `PKG_MIRROR_URL_REWRITE` when that is set (`effectiveUrlRewrite`).
-   */
-  urlRewrite?: UrlRewrite;
-}
+export type UrlIndexDeps = SourceDeps;
 
 /**
  * The versions of a `url_index` source, from its `url`, inline `versions` or `generator`.
