@@ -3,7 +3,7 @@ import { matchVersion } from "@pkg/package";
 import { displayUrl } from "../http/errors.js";
 import type { UrlIndexSource } from "../spec/source-url-index.js";
 import type { UrlIndexVersions } from "../spec/url-index-versions.js";
-import { rewriteUrl, type UrlRewrite } from "../spec/url-rewrite.js";
+import { rewriteUrl } from "../spec/url-rewrite.js";
 import { fetchOrFail } from "./fetch-or-fail.js";
 import { describeCommand, runGenerator } from "./run-generator.js";
 import type { SourceDeps, UpstreamVersion } from "./types.js";
