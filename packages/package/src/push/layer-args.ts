@@ -61,9 +61,10 @@ async function fileVersion(path: string): Promise<string> {
 
 /**
  * A layer file's digest, size and type; missing or odd files are data errors. The digest comes
- * from the bundle's trusted `.sha256` sidecar when `package create` left one (the upload then
- * hashes the bytes as they go and commits nothing if they differ); otherwise the file is hashed
- * here, and the upload asks whether the file is still the one hashed instead of hashing it again.
+ * from the bundle's `.digest.json` sidecar when `package create` left one that still describes
+ * the file, else from hashing the file here. Either way the file's identity (inode, size,
+ * modification time) is taken first, and the upload asks whether the file is still that one
+ * before it commits, instead of hashing the bytes a second time.
  */
 export async function readLocalLayer(arg: LayerArg): Promise<LocalLayer> {
   const info = await stat(arg.path).catch(() => {
@@ -72,10 +73,8 @@ export async function readLocalLayer(arg: LayerArg): Promise<LocalLayer> {
   if (!info.isFile()) throw dataError(`layer ${arg.path}: not a regular file`);
   const mediaType = await layerMediaType(arg.path);
   const open = () => createReadStream(arg.path, { highWaterMark: 1 << 20 });
-  const recorded = await trustedSidecarDigest(arg.path);
-  if (recorded) return { arg, mediaType, source: { digest: recorded, size: info.size, open } };
   const version = await fileVersion(arg.path);
-  const digest = await sha256File(arg.path);
+  const digest = (await trustedSidecarDigest(arg.path)) ?? (await sha256File(arg.path));
   return {
     arg,
     mediaType,

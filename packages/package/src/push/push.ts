@@ -7,6 +7,7 @@ import {
   type Platform,
   type Target,
 } from "@pkg/oci";
+import pLimit from "p-limit";
 import { type Metadata, serializeMetadata } from "../metadata/index.js";
 import { type PlatformKey, platformsEqual, toOciPlatform } from "../platform/index.js";
 import { asImageIndex, mergeIntoIndex } from "./index-merge.js";
@@ -44,6 +45,9 @@ export interface PushReport {
   layers: LayerReuse;
 }
 
+/** Blobs uploaded at once: enough to overlap round trips, few enough not to compete for one link. */
+const BLOB_CONCURRENCY = 3;
+
 /** How often a tag index is re-merged when another writer changed it between our read and write. */
 const MAX_MERGE_ATTEMPTS = 5;
 
@@ -61,21 +65,23 @@ export async function pushPackage(request: PushRequest): Promise<PushReport> {
     else layers[outcome]++;
   };
 
-  const configBytes = serializeMetadata(request.metadata);
-  const config = memoryBlob(configBytes);
+  const config = memoryBlob(serializeMetadata(request.metadata));
+  // the small config first: a registry that refuses us (auth, reachability) says so before any
+  // layer starts; then the layers side by side, a few at a time. Nothing refers to a blob until
+  // the manifest does.
   await target.pushBlob(config);
-  const layerDescriptors: Descriptor[] = [];
-  for (const layer of request.layers) {
-    log.progress(`${target.displayName}: layer ${layer.arg.path} (${layer.source.size} bytes)`);
-    const outcome = await target.pushBlob(layer.source, { mountFrom: layer.arg.mountFrom });
-    count(outcome);
-    log.info(`${target.displayName}: layer ${layer.source.digest.slice(0, 19)} ${outcome}`);
-    layerDescriptors.push({
-      mediaType: layer.mediaType,
-      digest: layer.source.digest,
-      size: layer.source.size,
-    });
-  }
+  const limit = pLimit(BLOB_CONCURRENCY);
+  const layerDescriptors = await Promise.all(
+    request.layers.map((layer) =>
+      limit(async (): Promise<Descriptor> => {
+        log.progress(`${target.displayName}: layer ${layer.arg.path} (${layer.source.size} bytes)`);
+        const outcome = await target.pushBlob(layer.source, { mountFrom: layer.arg.mountFrom });
+        count(outcome);
+        log.info(`${target.displayName}: layer ${layer.source.digest.slice(0, 19)} ${outcome}`);
+        return { mediaType: layer.mediaType, digest: layer.source.digest, size: layer.source.size };
+      }),
+    ),
+  );
   const manifestBytes = canonicalJson(
     packageManifest(
       { mediaType: MediaType.ImageManifest, digest: config.digest, size: config.size },
