@@ -17,6 +17,10 @@ const debianPackages = {
   "xz-utils": "/usr/bin/xz",
   openssl: "/usr/bin/openssl",
   tar: "/usr/bin/tar",
+  gzip: "/usr/bin/gzip",
+  bzip2: "/usr/bin/bzip2",
+  zip: "/usr/bin/zip",
+  binutils: "/usr/bin/readelf",
 };
 
 function run(command, args, options = {}) {

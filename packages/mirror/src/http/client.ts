@@ -2,9 +2,17 @@ import type { IncomingHttpHeaders } from "node:http";
 import { ExitCode, PkgError } from "@pkg/common";
 import { type Dispatcher, request } from "undici";
 import { ladderAuthorization } from "./authorization.js";
+import { discard, pumpBody, readBody } from "./body.js";
 import { displayUrl, HttpTransportError } from "./errors.js";
 import { createProxyDispatcher } from "./proxy-dispatcher.js";
-import type { HttpClient, HttpRequest, HttpResponse } from "./types.js";
+import type {
+  HttpBodySink,
+  HttpClient,
+  HttpRequest,
+  HttpResponse,
+  HttpResponseHead,
+  HttpStreamResult,
+} from "./types.js";
 
 export interface HttpClientOptions {
   /** Proxy variables, extra CA variables and credentials are read here (default process.env). */
@@ -64,38 +72,6 @@ function transportReason(error: unknown): { reason: string; transient: boolean }
   // certificate failures do not heal on a retry
   const certificate = /CERT|SELF_SIGNED|UNABLE_TO_|ERR_TLS/.test(code ?? "");
   return { reason: code ? `${message} (${code})` : message, transient: !certificate };
-}
-
-/** Abandons a body whose content is not wanted; its stream's own abort error is of no interest. */
-function discard(body: Dispatcher.ResponseData["body"]): void {
-  body.on("error", () => {});
-  body.destroy();
-}
-
-async function readBody(
-  body: Dispatcher.ResponseData["body"],
-  url: URL,
-  maxBytes: number | undefined,
-  declared: string | string[] | undefined,
-): Promise<Buffer> {
-  const tooLarge = () =>
-    new HttpTransportError(url, `response body is larger than ${maxBytes} bytes`, { transient: false });
-  if (maxBytes !== undefined && typeof declared === "string" && Number(declared) > maxBytes) {
-    discard(body);
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    length += buffer.length;
-    if (maxBytes !== undefined && length > maxBytes) {
-      discard(body);
-      throw tooLarge();
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 function nodeHeaders(headers: Dispatcher.ResponseData["headers"]): IncomingHttpHeaders {
@@ -169,11 +145,13 @@ export function createHttpClient(options: HttpClientOptions = {}): MirrorHttpCli
     return new HttpTransportError(url, reason, { cause: error, transient });
   }
 
-  async function fetch(req: HttpRequest): Promise<HttpResponse> {
+  /** Sends the request and follows redirects; resolves with the final answer, its body unread. */
+  async function open(
+    req: HttpRequest,
+    signal: AbortSignal,
+  ): Promise<{ response: Dispatcher.ResponseData; url: URL }> {
     const first = requestUrl(req.url);
     const { explicitAuth, others } = splitHeaders(req.headers);
-    const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const signal = AbortSignal.timeout(timeoutMs);
     let url = first;
     for (let redirects = 0; ; redirects += 1) {
       const headers: Record<string, string> = { "user-agent": userAgent, ...others };
@@ -181,26 +159,65 @@ export function createHttpClient(options: HttpClientOptions = {}): MirrorHttpCli
       if (authorization !== undefined) headers.authorization = authorization;
       const response = await send(url, req, headers, signal);
       const location = response.headers.location;
-      if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === "string") {
-        // a small redirect body is read off so that the connection can be reused
-        await response.body.dump({ limit: 64 * 1024 }).catch(() => {});
-        if (redirects >= MAX_REDIRECTS) {
-          throw new HttpTransportError(first, `more than ${MAX_REDIRECTS} redirects`, { transient: false });
-        }
-        url = requestUrl(location, url);
-        continue;
+      if (!REDIRECT_STATUSES.has(response.statusCode) || typeof location !== "string")
+        return { response, url };
+      // a small redirect body is read off so that the connection can be reused
+      await response.body.dump({ limit: 64 * 1024 }).catch(() => {});
+      if (redirects >= MAX_REDIRECTS) {
+        throw new HttpTransportError(first, `more than ${MAX_REDIRECTS} redirects`, { transient: false });
       }
-      try {
-        const body = await readBody(response.body, url, req.maxBytes, response.headers["content-length"]);
-        return { status: response.statusCode, headers: nodeHeaders(response.headers), body, url: url.href };
-      } catch (error) {
-        throw transportError(url, error, signal, timeoutMs);
-      }
+      url = requestUrl(location, url);
     }
+  }
+
+  function head(response: Dispatcher.ResponseData, url: URL): HttpResponseHead {
+    return { status: response.statusCode, headers: nodeHeaders(response.headers), url: url.href };
+  }
+
+  async function fetch(req: HttpRequest): Promise<HttpResponse> {
+    const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const signal = AbortSignal.timeout(timeoutMs);
+    const { response, url } = await open(req, signal);
+    try {
+      const body = await readBody(response.body, url, req.maxBytes, response.headers["content-length"]);
+      return { ...head(response, url), body };
+    } catch (error) {
+      throw transportError(url, error, signal, timeoutMs);
+    }
+  }
+
+  async function stream(req: HttpRequest, sink: HttpBodySink): Promise<HttpStreamResult> {
+    const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // only the wait for the head is bounded in total; the body is bounded per silence (bodyTimeout)
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let opened: Awaited<ReturnType<typeof open>>;
+    try {
+      opened = await open(req, controller.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+    const { response, url } = opened;
+    const answered = head(response, url);
+    let writable: ReturnType<HttpBodySink>;
+    try {
+      writable = sink(answered);
+    } catch (error) {
+      discard(response.body);
+      throw error;
+    }
+    if (writable === undefined) {
+      discard(response.body);
+      return { ...answered, bytes: 0 };
+    }
+    const declared = req.method === "HEAD" ? undefined : response.headers["content-length"];
+    const bytes = await pumpBody(response.body, writable, url, req.maxBytes, declared);
+    return { ...answered, bytes };
   }
 
   return {
     fetch,
+    stream,
     get requestCount() {
       return requestCount;
     },

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import type { Writable } from "node:stream";
 
 /**
  * The one HTTP client of the mirror (every outbound request: forge listings, url indexes, version
@@ -9,7 +10,10 @@ export interface HttpRequest {
   url: string;
   method?: "GET" | "HEAD";
   headers?: Record<string, string>;
-  /** Whole-request timeout; default 30 s. */
+  /**
+   * Default 30 s. For `fetch`, the whole request; for `stream`, the wait for the answer's head and
+   * each silence between two body chunks (a large download may take longer than this in total).
+   */
   timeoutMs?: number;
   /** Largest body accepted; a longer one fails the request (exit 69 for the caller to map). */
   maxBytes?: number;
@@ -21,12 +25,28 @@ export interface HttpRequest {
   auth?: "ladder" | "none";
 }
 
-export interface HttpResponse {
+/** The final answer's status and headers, redirects followed. */
+export interface HttpResponseHead {
   status: number;
   headers: IncomingHttpHeaders;
-  body: Buffer;
   /** The URL that answered, after redirects. */
   url: string;
+}
+
+export interface HttpResponse extends HttpResponseHead {
+  body: Buffer;
+}
+
+/**
+ * Chooses where `stream` writes a body, once the head is known: a Writable receives the body and
+ * is ended (its own errors, e.g. a full disk, reject `stream` as they are); `undefined` discards it
+ * (an error status whose body is of no interest).
+ */
+export type HttpBodySink = (head: HttpResponseHead) => Writable | undefined;
+
+export interface HttpStreamResult extends HttpResponseHead {
+  /** Body bytes written to the sink; 0 when the sink declined the body. */
+  bytes: number;
 }
 
 export interface HttpClient {
@@ -35,6 +55,13 @@ export interface HttpClient {
    * a transport failure (refused, reset, DNS, TLS, timeout) rejects with an `HttpTransportError`.
    */
   fetch(request: HttpRequest): Promise<HttpResponse>;
+  /**
+   * Sends a request and streams the body into the sink's Writable without holding it in memory
+   * (downloads), bounded by maxBytes. Resolves once the Writable has finished. A transport failure,
+   * a body cut short or longer than maxBytes rejects with an `HttpTransportError`; whatever the
+   * Writable received then must not be taken as complete.
+   */
+  stream(request: HttpRequest, sink: HttpBodySink): Promise<HttpStreamResult>;
   /** Requests sent so far (redirect hops and retries each count), for reports and benchmarks. */
   readonly requestCount: number;
 }

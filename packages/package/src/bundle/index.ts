@@ -1,6 +1,10 @@
 export { type ArchiveKind, DETECT_BYTES, detectArchive, detectArchiveFile } from "./archive-kind.js";
+export { writeAtomically } from "./atomic-output.js";
+export { decompressor } from "./codecs.js";
 export { type BundleResult, createBundle } from "./create.js";
 export { type ExtractBundleOptions, type ExtractResult, extractBundle } from "./extract.js";
+export { type Extraction, extractEntry } from "./extract-entry.js";
+export { archivePathSegments, type ExtractedKind, ExtractionRecord } from "./extract-guard.js";
 export {
   type BundleFormat,
   type BundlePlan,

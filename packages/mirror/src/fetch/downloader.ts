@@ -1,0 +1,69 @@
+import type { Logger } from "@pkg/common";
+import pLimit from "p-limit";
+import type { HttpClient } from "../http/types.js";
+import type { UpstreamAsset } from "../sources/types.js";
+import type { SourceType } from "../spec/source.js";
+import type { Verify } from "../spec/verify.js";
+import { type ChecksumsSource, createChecksumsSource } from "./checksums-source.js";
+import { type DownloadedAsset, downloadAsset } from "./download-asset.js";
+import { digestPolicyFor } from "./verify-policy.js";
+
+export interface DownloaderOptions {
+  http: HttpClient;
+  verify: Verify;
+  sourceType: SourceType;
+  /** `concurrency.max_downloads`. */
+  maxDownloads: number;
+  log?: Logger;
+  maxBytes?: number;
+  timeoutMs?: number;
+}
+
+export interface DownloadTask {
+  version: string;
+  asset: UpstreamAsset;
+  /** Final path in the work directory; the download is written beside it first. */
+  dest: string;
+}
+
+/** Downloads and verifies the assets of a run, at most `max_downloads` at once. */
+export interface Downloader {
+  download(task: DownloadTask): Promise<DownloadedAsset>;
+  /** Downloads running now, and waiting for a slot (for progress lines). */
+  readonly active: number;
+  readonly pending: number;
+}
+
+/**
+ * One per run: every download of every task goes through its pool. A slot covers the version's
+ * checksums file fetch (once per version) and the asset's download or re-verification, so no
+ * more than `maxDownloads` transfers run together.
+ */
+export function createDownloader(options: DownloaderOptions): Downloader {
+  const limit = pLimit(options.maxDownloads);
+  const policy = digestPolicyFor(options.verify, options.sourceType);
+  const checksums: ChecksumsSource | undefined =
+    options.verify.checksums_file === undefined
+      ? undefined
+      : createChecksumsSource(options.http, options.verify.checksums_file);
+  return {
+    download: (task) =>
+      limit(async () => {
+        const sidecar = await checksums?.forVersion(task.version);
+        return downloadAsset(task.asset, task.dest, {
+          http: options.http,
+          policy,
+          sidecar,
+          log: options.log,
+          maxBytes: options.maxBytes,
+          timeoutMs: options.timeoutMs,
+        });
+      }),
+    get active() {
+      return limit.activeCount;
+    },
+    get pending() {
+      return limit.pendingCount;
+    },
+  };
+}

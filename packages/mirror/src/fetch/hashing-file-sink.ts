@@ -1,0 +1,68 @@
+import { type FileHandle, open } from "node:fs/promises";
+import { Writable } from "node:stream";
+import { type DigestAlgorithm, DigestSet } from "./digest.js";
+
+/**
+ * A Writable that writes to a new file (created or truncated) and hashes what it writes; the
+ * file is closed when the stream finishes or is destroyed.
+ */
+export class HashingFileSink extends Writable {
+  private file: FileHandle | undefined;
+  private readonly hashes: DigestSet;
+  private result: Map<DigestAlgorithm, string> | undefined;
+
+  constructor(
+    private readonly path: string,
+    algorithms: Iterable<DigestAlgorithm>,
+  ) {
+    super();
+    this.hashes = new DigestSet(algorithms);
+  }
+
+  override _construct(callback: (error?: Error | null) => void): void {
+    open(this.path, "w", 0o644).then(
+      (file) => {
+        this.file = file;
+        callback();
+      },
+      (error: Error) => callback(error),
+    );
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.hashes.update(chunk);
+    this.writeAll(chunk).then(() => callback(), callback);
+  }
+
+  private async writeAll(chunk: Buffer): Promise<void> {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const { bytesWritten } = await (this.file as FileHandle).write(chunk, offset);
+      offset += bytesWritten;
+    }
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.result = this.hashes.digest();
+    this.closeFile().then(() => callback(), callback);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.closeFile().then(
+      () => callback(error),
+      () => callback(error),
+    );
+  }
+
+  private async closeFile(): Promise<void> {
+    const file = this.file;
+    this.file = undefined;
+    await file?.close();
+  }
+
+  /** The digests of everything written; available once the stream has finished. */
+  digests(): Map<DigestAlgorithm, string> {
+    if (!this.result) throw new Error(`${this.path} is not completely written yet`);
+    return this.result;
+  }
+}

@@ -1,0 +1,23 @@
+export {
+  annotationsFor,
+  CI_ANNOTATION_VARIABLES,
+  ciAnnotations,
+  REVISION_ANNOTATION,
+  SOURCE_ANNOTATION,
+} from "./annotations.js";
+export {
+  type Deadline,
+  PUSH_ATTEMPT_TIMEOUT_MS,
+  realDeadline,
+  withAttemptDeadline,
+} from "./attempt-deadline.js";
+export { PUSH_BACKOFF, pushBackoffMs } from "./backoff.js";
+export type { PlatformBundle, PlatformFailedEarlier, VersionPlatform } from "./prepare.js";
+export { primaryTagFor } from "./primary-tag.js";
+export {
+  type PlatformPublishResult,
+  type PublishVersionOptions,
+  publishVersion,
+  type VersionPublishResult,
+} from "./publish-version.js";
+export { type PushRetryOptions, type RetryOutcome, withPushRetries } from "./retry.js";

@@ -1,0 +1,56 @@
+import { describeError, ExitCode, type PkgError } from "@pkg/common";
+import { type Metadata, type PlatformKey, parsePlatformKey } from "@pkg/package";
+import { type LocalLayer, readLocalLayer } from "@pkg/package/push";
+
+/** One platform of a version whose bundle is ready to push. */
+export interface PlatformBundle {
+  /** Platform key as the spec writes it: `linux/amd64`, `linux/arm64+libc.musl`. */
+  platform: string;
+  /** The bundle file (`*.tar.zst` / `*.tar.xz`) from `createBundle`. */
+  bundle: string;
+  metadata: Metadata;
+}
+
+/** One platform of a version that failed before the push (download, verification, build, lint). */
+export interface PlatformFailedEarlier {
+  platform: string;
+  failure: PkgError;
+}
+
+export type VersionPlatform = PlatformBundle | PlatformFailedEarlier;
+
+export interface ReadyPlatform {
+  ready: true;
+  platform: string;
+  key: PlatformKey;
+  layer: LocalLayer;
+  metadata: Metadata;
+}
+
+export type PreparedPlatform =
+  | ReadyPlatform
+  | { ready: false; platform: string; exitCode: ExitCode; message: string };
+
+/**
+ * Checks a platform's bundle before anything of the version is pushed (present, a tar+zstd or
+ * tar+xz file, its digest known), so that the decision about rolling tags can be made for the
+ * whole version up front.
+ */
+export async function preparePlatform(entry: VersionPlatform): Promise<PreparedPlatform> {
+  if ("failure" in entry) {
+    return {
+      ready: false,
+      platform: entry.platform,
+      exitCode: entry.failure.exitCode,
+      message: entry.failure.message,
+    };
+  }
+  try {
+    const key = parsePlatformKey(entry.platform, ExitCode.Data);
+    const layer = await readLocalLayer({ path: entry.bundle });
+    return { ready: true, platform: entry.platform, key, layer, metadata: entry.metadata };
+  } catch (error) {
+    const { exitCode, line } = describeError(error);
+    return { ready: false, platform: entry.platform, exitCode, message: line };
+  }
+}

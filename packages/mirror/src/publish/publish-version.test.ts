@@ -1,0 +1,173 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ExitCode, PkgError } from "@pkg/common";
+import { type ImageIndex, openRegistry } from "@pkg/oci";
+import { defaultMetadata } from "@pkg/package";
+import { type RunningRegistry, startRegistry, type TempDir, tempDir } from "@pkg/testkit";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { REVISION_ANNOTATION, SOURCE_ANNOTATION } from "./annotations.js";
+import { type PublishVersionOptions, publishVersion } from "./publish-version.js";
+import { makeBundle, recordingLogger, recordingSleep } from "./test-support.js";
+
+let registry: RunningRegistry;
+let temp: TempDir;
+let amd64: string;
+let arm64: string;
+
+beforeAll(async () => {
+  registry = await startRegistry({ auth: "none" });
+  temp = await tempDir("publish-");
+  amd64 = await makeBundle(temp.path, "amd64", { "bin/tool": "#!/bin/sh\necho amd64\n" });
+  arm64 = await makeBundle(temp.path, "arm64", { "bin/tool": "#!/bin/sh\necho arm64\n" });
+});
+afterAll(async () => {
+  await registry?.stop();
+  await temp?.remove();
+});
+
+const repo = (name: string) =>
+  openRegistry(`${registry.host}/publish/${name}`, { plainHttp: true, credential: null, env: {} });
+
+const now = new Date("2025-01-02T03:04:05Z");
+const spec = {
+  build_timestamp: "datetime" as const,
+  cascade: { enabled: true },
+  concurrency: { max_downloads: 8, max_bundles: 1, rate_limit_ms: 0, max_retries: 3, compression_threads: 0 },
+};
+
+function run(name: string, overrides: Partial<PublishVersionOptions> = {}) {
+  const { log, lines } = recordingLogger();
+  const { sleep, waits } = recordingSleep();
+  const result = publishVersion({
+    target: repo(name),
+    version: "1.2.3",
+    platforms: [
+      { platform: "linux/amd64", bundle: amd64, metadata: defaultMetadata() },
+      { platform: "linux/arm64", bundle: arm64, metadata: defaultMetadata() },
+    ],
+    spec,
+    now,
+    env: {},
+    sleep,
+    log,
+    ...overrides,
+  });
+  return { result, lines, waits };
+}
+
+async function indexAt(name: string, tag: string): Promise<ImageIndex> {
+  const stored = await repo(name).fetchManifest(tag);
+  if (!stored) throw new Error(`no manifest at ${tag}`);
+  return JSON.parse(stored.bytes.toString("utf8")) as ImageIndex;
+}
+
+const platformsOf = (index: ImageIndex) => index.manifests.map((m) => m.platform?.architecture).sort();
+
+describe("publishVersion", () => {
+  test("a whole version gets its primary tag and the rolling tags, every index annotated", async () => {
+    const { result } = run("whole", {
+      env: {
+        GITHUB_SERVER_URL: "https://forge.example",
+        GITHUB_REPOSITORY: "acme/mirrors",
+        GITHUB_SHA: "0123456789abcdef0123456789abcdef01234567",
+        HOME: "/nowhere",
+      },
+      spec: { ...spec, annotations: { [REVISION_ANNOTATION]: "pinned", "org.example.team": "tools" } },
+    });
+    const published = await result;
+    expect(published.primary_tag).toBe("1.2.3_20250102030405");
+    expect(published.cascade).toBe(true);
+    expect(published.platforms.map((p) => [p.platform, p.status, p.attempts])).toEqual([
+      ["linux/amd64", "pushed", 1],
+      ["linux/arm64", "pushed", 1],
+    ]);
+    expect(published.platforms[0]?.tags_written).toEqual([
+      "1.2.3_20250102030405",
+      "1.2.3",
+      "1.2",
+      "1",
+      "latest",
+    ]);
+    expect(published.platforms[0]?.layer_reuse).toEqual({ mounted: 0, uploaded: 1, verified: 0 });
+    expect(published.cascade_tags_written).toEqual(["1.2.3", "1.2", "1", "latest"]);
+
+    expect((await repo("whole").listTags()).sort()).toEqual(
+      ["1", "1.2", "1.2.3", "1.2.3_20250102030405", "latest"].sort(),
+    );
+    for (const tag of ["1.2.3_20250102030405", "1.2.3", "1.2", "1", "latest"]) {
+      const index = await indexAt("whole", tag);
+      expect(platformsOf(index)).toEqual(["amd64", "arm64"]);
+      expect(index.annotations).toEqual({
+        [SOURCE_ANNOTATION]: "https://forge.example/acme/mirrors",
+        [REVISION_ANNOTATION]: "pinned",
+        "org.example.team": "tools",
+      });
+    }
+  });
+
+  test("outside CI no annotation is written, and a re-push reuses the layers already there", async () => {
+    await run("plain").result;
+    const again = await run("plain", { now: new Date("2025-01-03T00:00:00Z") }).result;
+    expect(again.platforms.map((p) => p.layer_reuse)).toEqual([
+      { mounted: 0, uploaded: 0, verified: 1 },
+      { mounted: 0, uploaded: 0, verified: 1 },
+    ]);
+    expect((await indexAt("plain", "latest")).annotations).toBeUndefined();
+    expect((await indexAt("plain", "1.2.3_20250103000000")).annotations).toBeUndefined();
+  });
+
+  test("cascade: false publishes the primary tag only", async () => {
+    const published = await run("no-cascade", { spec: { ...spec, cascade: { enabled: false } } }).result;
+    expect(published.cascade).toBe(false);
+    expect(published.cascade_tags_written).toEqual([]);
+    expect(await repo("no-cascade").listTags()).toEqual(["1.2.3_20250102030405"]);
+  });
+
+  test("a missing bundle keeps the rolling tags away; the green platform gets the primary tag only", async () => {
+    const { result, lines } = run("partial", {
+      platforms: [
+        { platform: "linux/amd64", bundle: amd64, metadata: defaultMetadata() },
+        { platform: "linux/arm64", bundle: join(temp.path, "gone.tar.zst"), metadata: defaultMetadata() },
+      ],
+    });
+    const published = await result;
+    expect(published.cascade).toBe(false);
+    expect(published.cascade_tags_written).toEqual([]);
+    const [green, red] = published.platforms;
+    expect(green).toMatchObject({ status: "pushed", tags_written: ["1.2.3_20250102030405"] });
+    expect(red).toMatchObject({ platform: "linux/arm64", status: "failed", attempts: 0, tags_written: [] });
+    expect(red?.error?.exit_code).toBe(ExitCode.Data);
+    expect(red?.error?.message).toContain("gone.tar.zst: no such file");
+    expect(lines.some((l) => l.includes("linux/arm64 failed in this run; rolling tags withheld"))).toBe(true);
+    expect(await repo("partial").listTags()).toEqual(["1.2.3_20250102030405"]);
+    expect(platformsOf(await indexAt("partial", "1.2.3_20250102030405"))).toEqual(["amd64"]);
+  });
+
+  test("a corrupt bundle, or a platform that failed before the push, withholds the rolling tags too", async () => {
+    const corrupt = join(temp.path, "corrupt.tar.zst");
+    await writeFile(corrupt, "this is not a zstd frame");
+    const published = await run("corrupt", {
+      platforms: [
+        { platform: "linux/amd64", bundle: corrupt, metadata: defaultMetadata() },
+        { platform: "linux/arm64", bundle: arm64, metadata: defaultMetadata() },
+        { platform: "darwin/arm64", failure: new PkgError(ExitCode.Failed, "digest mismatch for tool.tgz") },
+      ],
+    }).result;
+    expect(published.platforms.map((p) => [p.platform, p.status, p.error?.exit_code])).toEqual([
+      ["linux/amd64", "failed", ExitCode.Data],
+      ["linux/arm64", "pushed", undefined],
+      ["darwin/arm64", "failed", ExitCode.Failed],
+    ]);
+    expect(published.platforms[0]?.error?.message).toContain("not a tar+zstd or tar+xz bundle");
+    expect(published.platforms[2]?.error?.message).toBe("digest mismatch for tool.tgz");
+    expect(await repo("corrupt").listTags()).toEqual(["1.2.3_20250102030405"]);
+  });
+
+  test("a version already carrying a build suffix is refused before anything is pushed", async () => {
+    await expect(run("suffix", { version: "1.2.3_20250101120000" }).result).rejects.toMatchObject({
+      exitCode: ExitCode.Data,
+      message: expect.stringContaining("already carries a build suffix"),
+    });
+    await expect(repo("suffix").fetchManifest("latest")).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,32 @@
+import type { Duplex } from "node:stream";
+import { createGunzip } from "node:zlib";
+import { decompressor } from "@pkg/package/bundle";
+import { bunzip2 } from "./bunzip2.js";
+import type { Compression } from "./formats.js";
+import { unzstd } from "./unzstd.js";
+import { destroySafely } from "./xz-guard.js";
+
+/** A decompressor stage for a compression layer. */
+export function decompressorFor(compression: Compression): Duplex {
+  switch (compression) {
+    case "gzip":
+      return createGunzip();
+    case "bzip2":
+      return bunzip2();
+    case "zstd":
+      return unzstd();
+    case "xz": {
+      const stage = decompressor(compression);
+      if (!stage) throw new Error("no xz decompressor");
+      return destroySafely(stage);
+    }
+  }
+}
+
+/**
+ * Read size for an asset: compressed input goes in small chunks, since node-liblzma expands a whole
+ * chunk without waiting for its reader.
+ */
+export function readChunkSize(compression: Compression | undefined): number {
+  return compression ? 1 << 16 : 1 << 20;
+}

@@ -1,0 +1,67 @@
+import type { Readable } from "node:stream";
+import { dataError } from "@pkg/common";
+import { type Entry, getFileNameLowLevel, openPromise, type ZipFile } from "yauzl";
+import type { UnpackBudget } from "./limits.js";
+import { type Placement, placeEntry } from "./place-entry.js";
+import { zipEntryHeader } from "./zip-entry.js";
+
+/** Longest symlink target accepted, Linux's PATH_MAX. */
+const MAX_LINK_TARGET = 4096;
+
+async function* charged(stream: Readable, budget: UnpackBudget): AsyncGenerator<Buffer> {
+  for await (const chunk of stream) {
+    budget.takeBytes((chunk as Buffer).length);
+    yield chunk as Buffer;
+  }
+}
+
+async function readLinkTarget(
+  zip: ZipFile,
+  entry: Entry,
+  name: string,
+  budget: UnpackBudget,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of charged(await zip.openReadStreamPromise(entry), budget)) {
+    length += chunk.length;
+    if (length > MAX_LINK_TARGET)
+      throw dataError(`zip entry ${JSON.stringify(name)} is a symlink with an overlong target`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const NO_BODY: AsyncIterable<Buffer> = { async *[Symbol.asyncIterator]() {} };
+
+/** Unpacks a zip archive; entry names are decoded here (CP437 or UTF-8) and judged like tar names. */
+export async function unpackZip(file: string, placement: Placement): Promise<void> {
+  const zip = await openPromise(file, {
+    lazyEntries: true,
+    autoClose: false,
+    decodeStrings: false,
+    validateEntrySizes: true,
+  });
+  try {
+    for await (const entry of zip.eachEntry()) {
+      const name = getFileNameLowLevel(
+        entry.generalPurposeBitFlag,
+        entry.fileNameRaw,
+        entry.extraFields,
+        false,
+      );
+      const header = zipEntryHeader({
+        name,
+        versionMadeBy: entry.versionMadeBy,
+        externalFileAttributes: entry.externalFileAttributes,
+      });
+      if (header.type === "symlink")
+        header.linkname = await readLinkTarget(zip, entry, name, placement.budget);
+      const body =
+        header.type === "file" ? charged(await zip.openReadStreamPromise(entry), placement.budget) : NO_BODY;
+      await placeEntry(header, body, placement);
+    }
+  } finally {
+    zip.close();
+  }
+}

@@ -1,0 +1,2 @@
+export { type LayerArg, type LocalLayer, parseLayerArg, readLocalLayer } from "./layer-args.js";
+export { type LayerReuse, type PushReport, type PushRequest, pushPackage } from "./push.js";
