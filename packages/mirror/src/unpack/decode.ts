@@ -4,7 +4,6 @@ import { decompressor } from "@pkg/package/bundle";
 import { bunzip2 } from "./bunzip2.js";
 import type { Compression } from "./formats.js";
 import { unzstd } from "./unzstd.js";
-import { destroySafely } from "./xz-guard.js";
 
 /** A decompressor stage for a compression layer. */
 export function decompressorFor(compression: Compression): Duplex {
@@ -16,9 +15,10 @@ export function decompressorFor(compression: Compression): Duplex {
     case "zstd":
       return unzstd();
     case "xz": {
+      // bundle's xz decompressor is safe to destroy mid-stream (a bomb stopped at a limit)
       const stage = decompressor(compression);
       if (!stage) throw new Error("no xz decompressor");
-      return destroySafely(stage);
+      return stage;
     }
   }
 }

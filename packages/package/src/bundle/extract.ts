@@ -57,6 +57,8 @@ async function extractInto(
   const unpack = decompressor(kind);
   const source = createReadStream(file, { highWaterMark: 1 << 20 });
   const feeding = unpack ? pipeline(source, tap, unpack, parser) : pipeline(source, tap, parser);
+  // it may fail while an entry is being written: marked handled now, awaited (and thrown) below
+  feeding.catch(() => undefined);
   try {
     for await (const body of parser) {
       await extractEntry(body.header, body, into);
