@@ -3,7 +3,6 @@ import { createGunzip } from "node:zlib";
 import { decompressor } from "@pkg/package/bundle";
 import { bunzip2 } from "./bunzip2.js";
 import type { Compression } from "./formats.js";
-import { unzstd } from "./unzstd.js";
 
 /** A decompressor stage for a compression layer. */
 export function decompressorFor(compression: Compression): Duplex {
@@ -13,11 +12,11 @@ export function decompressorFor(compression: Compression): Duplex {
     case "bzip2":
       return bunzip2();
     case "zstd":
-      return unzstd();
     case "xz": {
-      // bundle's xz decompressor is safe to destroy mid-stream (a bomb stopped at a limit)
+      // the bundle's decompressors bound their output per step and are safe to destroy
+      // mid-stream, so a bomb stops at the unpack limit
       const stage = decompressor(compression);
-      if (!stage) throw new Error("no xz decompressor");
+      if (!stage) throw new Error(`no ${compression} decompressor`);
       return stage;
     }
   }

@@ -1,9 +1,9 @@
-import type { Transform } from "node:stream";
-import { DecompressStream } from "zstd-napi";
+import type { Duplex } from "node:stream";
 import type { ArchiveKind } from "./archive-kind.js";
 import type { Emit, Encoder } from "./encoder.js";
 import { xzDecompressor } from "./liblzma.js";
 import type { BundlePlan } from "./options.js";
+import { unzstd } from "./unzstd.js";
 import { XzEncoder } from "./xz-encoder.js";
 import { ZstdEncoder } from "./zstd-encoder.js";
 
@@ -14,8 +14,8 @@ export function createEncoder(plan: BundlePlan, emit: Emit): Encoder {
 }
 
 /** The decompressor for an archive kind; a plain tar needs none. */
-export function decompressor(kind: ArchiveKind): Transform | undefined {
-  if (kind === "zstd") return new DecompressStream();
+export function decompressor(kind: ArchiveKind): Duplex | undefined {
+  if (kind === "zstd") return unzstd();
   if (kind === "xz") return xzDecompressor();
   return undefined;
 }
