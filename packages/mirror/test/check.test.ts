@@ -5,7 +5,6 @@ import { openRegistry } from "@pkg/oci";
 import {
   type RunningRegistry,
   runCli,
-  startHttpServer,
   startRegistry,
   type TempDir,
   type TestServer,
@@ -14,26 +13,21 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { pythonSpec } from "./conformance/case.js";
+import { forgeRelease, startForge } from "./support/forge.js";
 import { publishIndexes } from "./support/publish-indexes.js";
 
 const bin = fileURLToPath(new URL("../bin/pkg-mirror.js", import.meta.url));
-const releasesPath = "/repos/acme/tool/releases";
 
 let work: TempDir;
 let registry: RunningRegistry;
 let forge: TestServer;
 
 function release(tag: string, assets: string[], flags: { draft?: boolean; prerelease?: boolean } = {}) {
-  return {
-    tag_name: tag,
-    draft: flags.draft ?? false,
-    prerelease: flags.prerelease ?? false,
-    assets: assets.map((name) => ({
-      name,
-      browser_download_url: `https://downloads.example/${tag}/${name}`,
-      digest: null,
-    })),
-  };
+  return forgeRelease(
+    tag,
+    assets.map((name) => ({ name, url: `https://downloads.example/${tag}/${name}` })),
+    flags,
+  );
 }
 
 const all = (v: string) => [
@@ -56,15 +50,7 @@ const releases = [
 beforeAll(async () => {
   work = await tempDir("pkg-mirror-check-");
   await mkdir(join(work.path, ".git"));
-  forge = await startHttpServer((req, res) => {
-    const url = new URL(req.url ?? "/", forge.url);
-    if (url.pathname !== releasesPath) return res.writeHead(404).end('{"message":"Not Found"}');
-    const page = Number(url.searchParams.get("page") ?? "1");
-    const last = Math.ceil(releases.length / 2);
-    const link = page < last ? `<${forge.url}${releasesPath}?per_page=100&page=${page + 1}>; rel="next"` : "";
-    res.writeHead(200, { "content-type": "application/json", ...(link ? { link } : {}) });
-    res.end(JSON.stringify(releases.slice((page - 1) * 2, page * 2)));
-  });
+  forge = await startForge({ repo: "acme/tool", releases, perPage: 2 });
   registry = await startRegistry();
   await publishIndexes(openRegistry({ host: registry.host, repository: "acme/tool" }), [
     { tags: ["1.0.0", "1.0.0_20250101120000"], platforms: ["linux/amd64", "linux/arm64"] },

@@ -18,8 +18,13 @@ afterAll(async () => {
 });
 
 describe("the README's main job (npm run demo)", () => {
-  it("publishes two versions with the cascade, and latest pulls back the newest", async () => {
-    const { stderr } = await exec("bash", [demo], { env: { ...process.env, PKG_DEMO_DIR: out.path } });
+  it("mirrors two upstream versions with pkg-mirror, and latest pulls back the newest", async () => {
+    const { stdout, stderr } = await exec("bash", [demo], {
+      env: { ...process.env, PKG_DEMO_DIR: out.path },
+    });
+    expect(stderr).toContain("package sync ");
+    expect(stdout).toContain("4 published, 0 skipped, 0 failed");
+    expect(stdout).toContain("hello from a pkg package");
     expect(stderr).toContain("$ cat ");
     expect(await readFile(join(out.path, "pulled/content/share/hello/VERSION"), "utf8")).toBe("1.1.0\n");
     const latest = await exec("skopeo", [
@@ -34,5 +39,12 @@ describe("the README's main job (npm run demo)", () => {
     ]);
     expect(latest.stdout).toBe(v110.stdout);
     expect(JSON.parse(latest.stdout).manifests).toHaveLength(2);
+    const v100 = await exec("skopeo", [
+      "inspect",
+      "--raw",
+      `oci:${join(out.path, "layout/examples/hello")}:1.0.0`,
+    ]);
+    expect(JSON.parse(v100.stdout).manifests).toHaveLength(2);
+    expect(v100.stdout).not.toBe(v110.stdout);
   });
 });

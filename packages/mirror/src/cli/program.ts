@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { checkCommand } from "./commands/check.js";
 import { schemaCommand } from "./commands/schema.js";
+import { syncCommand } from "./commands/sync.js";
 import { validateCommand } from "./commands/validate.js";
 
 const version = (
@@ -24,6 +25,7 @@ rejected, 82 unsupported.`,
   const pkg = new Command("package").description("Work with one tool's mirror spec.");
   pkg.addCommand(validateCommand());
   pkg.addCommand(checkCommand());
+  pkg.addCommand(syncCommand());
   program.addCommand(pkg);
   program.addCommand(schemaCommand());
   return program;

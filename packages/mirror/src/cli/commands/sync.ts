@@ -1,0 +1,73 @@
+import { resolve } from "node:path";
+import { Command } from "@commander-js/extra-typings";
+import { ExitCode, PkgError, parseFormat, printJson, stderrLogger } from "@pkg/common";
+import { openLayout, openRegistry } from "@pkg/oci";
+import { createHttpClient } from "../../http/client.js";
+import { runnableSpec } from "../../pipeline/plan-run.js";
+import { runSync } from "../../pipeline/sync.js";
+import { formatSyncReport } from "../../pipeline/sync-report.js";
+import { formatDiagnostic } from "../../spec/diagnostics.js";
+import { loadMirrorSpec } from "../../spec/loader.js";
+
+export function syncCommand() {
+  return new Command("sync")
+    .description("Download, verify, unpack, bundle and push every (version, platform) pair the target lacks.")
+    .argument("[spec]", "the spec file", "mirror.yml")
+    .option("--work-dir <dir>", "where downloads and bundles are kept until pushed", "./.pkg-mirror")
+    .option("--dry-run", "plan and print what would be published, without downloading or pushing")
+    .option("--version <version>", "sync this version only")
+    .option("--latest", "sync the newest version inside the window only")
+    .option("--fail-fast", "stop at the first failed pair (default: the other pairs go on)")
+    .option("--layout <dir>", "publish into an OCI image layout under DIR instead of the spec's registry")
+    .option(
+      "--repo-root <dir>",
+      "repository root (default: the nearest directory above the spec holding .git)",
+    )
+    .option("--format <format>", "output: text (a table) or json", parseFormat, "text" as const)
+    .addHelpText(
+      "after",
+      `
+Versions are pushed one at a time, oldest first; rolling tags move only when every platform of
+the version is green. A failed pair publishes nothing for itself and makes the run exit 1.`,
+    )
+    .action(async (specPath, options) => {
+      const log = stderrLogger();
+      const loaded = await loadMirrorSpec(specPath, { repoRoot: options.repoRoot });
+      for (const warning of loaded.warnings) log.warn(formatDiagnostic(warning));
+      const spec = runnableSpec(loaded.spec);
+      const env = process.env;
+      const target =
+        options.layout === undefined
+          ? // the publish step retries on its own terms (75 only, the spec's backoff): the client must not retry underneath it
+            openRegistry(
+              { host: spec.target.registry, repository: spec.target.repository },
+              { env, retry: { retries: 0 } },
+            )
+          : openLayout(resolve(options.layout), spec.target.repository);
+      const http = createHttpClient({ env });
+      try {
+        const report = await runSync(loaded, {
+          workDir: options.workDir,
+          dryRun: options.dryRun === true,
+          ...(options.version === undefined ? {} : { version: options.version }),
+          latest: options.latest === true,
+          failFast: options.failFast === true,
+          target,
+          env,
+          log,
+          http,
+        });
+        if (options.format === "json") printJson(report);
+        else process.stdout.write(`${formatSyncReport(report)}\n`);
+        const { failed } = report.counts;
+        if (failed > 0) {
+          throw new PkgError(
+            ExitCode.Failed,
+            `${failed} (version, platform) pair${failed === 1 ? "" : "s"} failed`,
+          );
+        }
+      } finally {
+        await http.close();
+      }
+    });
+}

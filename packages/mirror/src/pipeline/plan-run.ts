@@ -1,0 +1,139 @@
+import { ExitCode, type Logger, PkgError } from "@pkg/common";
+import { openRegistry, type Target } from "@pkg/oci";
+import { compareVersions, parseVersion } from "@pkg/package";
+import type { HttpClient } from "../http/types.js";
+import { type PublishedVersions, readPublished } from "../plan/published.js";
+import { versionKey } from "../plan/record-tags.js";
+import { type Ambiguity, assetSets, type CompiledAssetSet, compileAssetSet } from "../plan/resolve-assets.js";
+import { type ResolvedBounds, resolveBounds, selectInWindow } from "../plan/window.js";
+import type { UpstreamVersion } from "../sources/types.js";
+import type { LoadedSpec } from "../spec/loader.js";
+import type { MirrorSpec } from "../spec/mirror-spec.js";
+import {
+  type CheckColumn,
+  type CheckRow,
+  checkColumns,
+  checkRows,
+  type PairPlan,
+  planPairs,
+  versionsToAsk,
+} from "./check-plan.js";
+import { listUpstream } from "./upstream.js";
+
+export interface PlanRunOptions {
+  /** This version only (it must be listed upstream and lie inside the window). */
+  version?: string;
+  /** The newest version inside the window only. */
+  latest?: boolean;
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  http: HttpClient;
+  /** Where published state is read; default the spec's `target` registry repository. */
+  target?: Target;
+}
+
+/** A spec with the keys every run needs. */
+export type RunnableSpec = MirrorSpec & Required<Pick<MirrorSpec, "name" | "target" | "source">>;
+
+/** Everything `package check` and `package sync` decide before downloading anything. */
+export interface RunPlan {
+  spec: RunnableSpec;
+  target: Target;
+  bounds: ResolvedBounds;
+  /** Versions the source listed, before the window. */
+  upstreamCount: number;
+  columns: CheckColumn[];
+  /** The chosen versions (newest first) and what the spec wants of each pair. */
+  plan: PairPlan;
+  published: Map<CompiledAssetSet, PublishedVersions>;
+  /** Newest first, one per chosen version. */
+  rows: CheckRow[];
+  ambiguities: Ambiguity[];
+}
+
+export function runnableSpec(spec: MirrorSpec): RunnableSpec {
+  const { name, target, source } = spec;
+  if (!name || !target || !source) throw new PkgError(ExitCode.Data, "the spec lacks name, target or source");
+  return { ...spec, name, target, source };
+}
+
+/**
+ * Lists upstream, applies the window and the platforms' applicability, resolves assets and reads
+ * what the target holds: the plan both `check` (which reports it) and `sync` (which carries it
+ * out) work from.
+ */
+export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Promise<RunPlan> {
+  const spec = runnableSpec(loaded.spec);
+  const { specDir } = loaded;
+  if (options.version !== undefined && options.latest) {
+    throw new PkgError(ExitCode.Usage, "--version and --latest exclude each other");
+  }
+  const { env, log, http } = options;
+  const bounds = await resolveBounds(spec.versions, { http, specDir, env, log });
+  const upstream = await listUpstream(spec.source, {
+    http,
+    specDir,
+    env,
+    log,
+    rateLimitMs: spec.concurrency?.rate_limit_ms ?? 0,
+  });
+  const skipPrereleases = spec.skip_prereleases ?? false;
+  const inWindow = selectInWindow(upstream, bounds, { skipPrereleases });
+  const newestFirst = inWindow
+    .map((v) => ({ v, parsed: parseVersion(v.version) }))
+    .sort((a, b) => compareVersions(b.parsed, a.parsed))
+    .map(({ v }) => v);
+  const chosen = chooseVersions(newestFirst, upstream, { ...options, skipPrereleases });
+
+  const sets = assetSets(spec).map(compileAssetSet);
+  const columns = checkColumns(sets);
+  const plan = planPairs(chosen, columns, spec.platforms);
+  const target =
+    options.target ??
+    openRegistry({ host: spec.target.registry, repository: spec.target.repository }, { env });
+  const state = await readPublished(
+    target,
+    sets.map((set) => ({
+      ...(set.variant === undefined ? {} : { variant: set.variant }),
+      versions: versionsToAsk(plan, columns, set),
+    })),
+    { log },
+  );
+  const published = new Map<CompiledAssetSet, PublishedVersions>(
+    sets.map((set, i) => [set, state.sets[i] ?? new Map()]),
+  );
+  const { rows, ambiguities } = checkRows(plan, columns, published);
+  return {
+    spec,
+    target,
+    bounds,
+    upstreamCount: upstream.length,
+    columns,
+    plan,
+    published,
+    rows,
+    ambiguities,
+  };
+}
+
+function chooseVersions(
+  newestFirst: UpstreamVersion[],
+  upstream: readonly UpstreamVersion[],
+  options: Pick<PlanRunOptions, "version" | "latest"> & { skipPrereleases: boolean },
+): UpstreamVersion[] {
+  if (options.latest) return newestFirst.slice(0, 1);
+  if (options.version === undefined) return newestFirst;
+  const key = versionKey(options.version);
+  const match = (v: UpstreamVersion) =>
+    v.version === options.version || (key !== undefined && versionKey(v.version) === key);
+  const found = newestFirst.find(match);
+  if (found) return [found];
+  const listed = upstream.find(match);
+  if (!listed) throw new PkgError(ExitCode.Data, `version ${options.version} is not listed upstream`);
+  throw new PkgError(
+    ExitCode.Data,
+    listed.prerelease && options.skipPrereleases
+      ? `version ${options.version} is a pre-release and skip_prereleases is set`
+      : `version ${options.version} is outside the version window`,
+  );
+}

@@ -1,0 +1,84 @@
+import type { ExitCode } from "@pkg/common";
+import type { LayerReuse } from "@pkg/package/push";
+
+export type PairStatus = "published" | "skipped" | "failed" | "planned";
+
+export interface SyncPairResult {
+  platform: string;
+  status: PairStatus;
+  /** Why a pair was skipped. */
+  reason?: string;
+  /** Tags that now hold this platform, the primary tag first. */
+  tags_written: string[];
+  /** What the push did with the package's blobs (bundle layer, config). */
+  blobs: LayerReuse;
+  /** Push attempts made. */
+  attempts: number;
+  /** Whether an earlier run's download or bundle was used. */
+  reused_download: boolean;
+  reused_bundle: boolean;
+  error?: { exit_code: ExitCode; message: string };
+}
+
+export interface SyncVersionResult {
+  version: string;
+  /** The non-default variant whose tags these are. */
+  variant?: string;
+  /** The tag the version was pushed under; absent when nothing of it was pushed. */
+  primary_tag?: string;
+  /** Rolling tags the registry received for this version, as run-summary.json names them. */
+  cascade_tags_written: string[];
+  /**
+   * run-summary.json's counter of shared (wheel) layers reused: archive and binary mirrors have
+   * none, so the spec has them report all zero.
+   */
+  layer_reuse: LayerReuse;
+  platforms: SyncPairResult[];
+}
+
+export interface SyncReport {
+  name: string;
+  target: string;
+  dry_run: boolean;
+  /** Oldest first, the order pushed. */
+  versions: SyncVersionResult[];
+  counts: Record<PairStatus, number>;
+}
+
+export const noReuse = (): LayerReuse => ({ mounted: 0, uploaded: 0, verified: 0 });
+
+export function countPairs(versions: readonly SyncVersionResult[]): Record<PairStatus, number> {
+  const counts: Record<PairStatus, number> = { published: 0, skipped: 0, failed: 0, planned: 0 };
+  for (const v of versions) for (const p of v.platforms) counts[p.status]++;
+  return counts;
+}
+
+/** The final table: one line per pair, then the counts. */
+export function formatSyncReport(report: SyncReport): string {
+  const table = [["version", "platform", "status", "detail"]];
+  for (const v of report.versions) {
+    for (const p of v.platforms) {
+      const detail =
+        p.status === "published"
+          ? p.tags_written.join(" ")
+          : p.status === "failed"
+            ? (p.error?.message ?? "")
+            : (p.reason ?? "");
+      table.push([v.version, v.variant ? `${v.variant}:${p.platform}` : p.platform, p.status, detail]);
+    }
+  }
+  const widths = [0, 1, 2].map((i) => Math.max(...table.map((row) => row[i]?.length ?? 0)));
+  const lines =
+    table.length === 1
+      ? ["nothing to do"]
+      : table.map((row) =>
+          row
+            .map((cell, i) => (i < 3 ? cell.padEnd(widths[i] ?? 0) : cell))
+            .join("  ")
+            .trimEnd(),
+        );
+  const { published, skipped, failed, planned } = report.counts;
+  const parts = report.dry_run ? [`${planned} planned`] : [`${published} published`];
+  lines.push([...parts, `${skipped} skipped`, `${failed} failed`].join(", "));
+  return lines.join("\n");
+}
