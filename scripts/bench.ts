@@ -1,13 +1,14 @@
-// `npm run bench [create|push|check] [-- runs]`: the benchmarks of the package tool, each comparing
+// `npm run bench [create|push|check|sync] [-- runs]`: the benchmarks of the package tool, each comparing
 // against its reference tool in the same run and printing the figures and the goals.
 import { formatCheckBench, runCheckBench } from "./bench/check.js";
 import { formatCreateBench, runCreateBench } from "./bench/create.js";
 import { formatPushBench, runPushBench } from "./bench/push.js";
+import { formatSyncBench, runSyncBench } from "./bench/sync.js";
 
 const which = process.argv[2] ?? "all";
 const runs = process.argv[3] ? Number(process.argv[3]) : undefined;
-if (!["all", "create", "push", "check"].includes(which) || (runs !== undefined && !(runs >= 1))) {
-  process.stderr.write("usage: npm run bench [-- all|create|push|check [runs]]\n");
+if (!["all", "create", "push", "check", "sync"].includes(which) || (runs !== undefined && !(runs >= 1))) {
+  process.stderr.write("usage: npm run bench [-- all|create|push|check|sync [runs]]\n");
   process.exit(64);
 }
 
@@ -24,7 +25,12 @@ if (which === "all" || which === "push") {
 }
 if (which === "all" || which === "check") {
   const result = await runCheckBench();
-  process.stdout.write(`${formatCheckBench(result)}\n`);
+  process.stdout.write(`${formatCheckBench(result)}\n\n`);
+  ok &&= result.ok;
+}
+if (which === "all" || which === "sync") {
+  const result = await runSyncBench();
+  process.stdout.write(`${formatSyncBench(result)}\n`);
   ok &&= result.ok;
 }
 process.stdout.write(ok ? "all goals met\n" : "some goals NOT met\n");

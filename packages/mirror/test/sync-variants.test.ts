@@ -1,0 +1,105 @@
+import { join } from "node:path";
+import { type RunningRegistry, startRegistry, type TempDir, type TestServer } from "@pkg/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildAsset } from "./support/archive-kinds.js";
+import { helloScript } from "./support/sample-upstream.js";
+import {
+  buildTimeOf,
+  listTags,
+  pullAndRun,
+  runSyncCli,
+  type SyncJson,
+  startUpstream,
+  syncSpec,
+  syncWorkspace,
+  tagDigests,
+} from "./support/sync-run.js";
+
+const PLATFORM = "linux/amd64";
+const releases = [{ version: "1.0.0" }, { version: "1.1.0" }, { version: "2.0.0-rc1", prerelease: true }];
+/** Asset name suffix per variant: the default's glibc build, and a musl build. */
+const flavours = { default: "", musl: "-musl" } as const;
+
+let work: TempDir;
+let registry: RunningRegistry;
+let forge: TestServer;
+
+beforeAll(async () => {
+  work = await syncWorkspace("pkg-mirror-variants-");
+  registry = await startRegistry();
+  const upstream = [];
+  for (const release of releases) {
+    const assets = new Map<string, Buffer>();
+    for (const [flavour, suffix] of Object.entries(flavours)) {
+      const dir = join(work.path, "scratch", release.version, flavour);
+      const script = helloScript(release.version, `${PLATFORM}${suffix}`);
+      assets.set(
+        `hello-${release.version}-linux-amd64${suffix}.tar.gz`,
+        await buildAsset(dir, "tar.gz", script, ["hello"]),
+      );
+    }
+    upstream.push({ ...release, assets });
+  }
+  forge = await startUpstream("acme/hello", upstream);
+}, 60_000);
+
+afterAll(async () => {
+  await forge?.stop();
+  await registry?.stop();
+  await work?.remove();
+});
+
+describe("pkg-mirror package sync: variants and pre-releases", () => {
+  it("tags the musl variant under its prefix and name, and the pre-release only under its own tags", async () => {
+    const yaml = syncSpec(registry.host, "acme/variants", {
+      variants: [
+        { default: true, assets: { [PLATFORM]: ["-linux-amd64\\.tar\\.gz$"] } },
+        { name: "musl", assets: { [PLATFORM]: ["-linux-amd64-musl\\.tar\\.gz$"] } },
+      ],
+      asset_type: { type: "archive", strip_components: 1 },
+      platforms: { [PLATFORM]: { runner: "ubuntu-24.04" } },
+    });
+    const result = await runSyncCli(work.path, "variants.yml", yaml, forge, ["--format", "json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as SyncJson;
+    expect(report.counts).toMatchObject({ published: 6, failed: 0 });
+    expect(report.versions.map((v) => `${v.variant ?? ""}:${v.version}`)).toEqual([
+      ":1.0.0",
+      "musl:1.0.0",
+      ":1.1.0",
+      "musl:1.1.0",
+      ":2.0.0-rc1",
+      "musl:2.0.0-rc1",
+    ]);
+    const rc = report.versions.filter((v) => v.version === "2.0.0-rc1");
+    expect(rc.map((v) => v.cascade_tags_written)).toEqual([["2.0.0-rc1"], ["musl-2.0.0-rc1"]]);
+
+    const ts = buildTimeOf(report);
+    const track = (prefix: string, rolling: string) => [
+      ...["1.0.0", "1.1.0", "2.0.0-rc1"].flatMap((v) => [`${prefix}${v}`, `${prefix}${v}_${ts}`]),
+      ...["1", "1.0", "1.1"].map((v) => `${prefix}${v}`),
+      rolling,
+    ];
+    expect(await listTags(registry.url, "acme/variants")).toEqual(
+      [...track("", "latest"), ...track("musl-", "musl")].sort(),
+    );
+    const tags = await tagDigests(registry.host, "acme/variants");
+    expect(tags.latest).toBe(tags["1.1.0"]);
+    expect(tags["1"]).toBe(tags["1.1.0"]);
+    expect(tags.musl).toBe(tags["musl-1.1.0"]);
+    expect(tags["musl-1"]).toBe(tags["musl-1.1.0"]);
+    expect(tags.musl).not.toBe(tags.latest);
+
+    const pulls: Array<[string, string]> = [
+      ["latest", `hello 1.1.0 ${PLATFORM}\n`],
+      ["musl", `hello 1.1.0 ${PLATFORM}-musl\n`],
+      ["musl-2.0.0-rc1", `hello 2.0.0-rc1 ${PLATFORM}-musl\n`],
+    ];
+    for (const [tag, printed] of pulls) {
+      const out = join(work.path, "pulled", tag);
+      expect(await pullAndRun(work.path, `${registry.host}/acme/variants:${tag}`, PLATFORM, out)).toBe(
+        printed,
+      );
+    }
+  });
+});
