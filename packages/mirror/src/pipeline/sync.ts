@@ -149,39 +149,38 @@ function groupVariant(group: VersionGroup): { variant?: string } {
 }
 
 function dryRunGroup(group: VersionGroup): SyncVersionResult {
-  return {
-    version: group.version,
-    ...groupVariant(group),
-    cascade_tags_written: [],
-    layer_reuse: noReuse(),
-    platforms: [
-      ...group.tasks.map((t) => ({
-        ...skippedPair(t.column.platform, `asset ${t.asset.name}`),
-        status: "planned" as const,
-      })),
-      ...group.refused.map((r) =>
-        failedPair(r.column.platform, { exitCode: ExitCode.Failed, message: r.message }),
-      ),
-      ...group.skipped.map((s) => skippedPair(s.column.platform, s.reason)),
-    ],
-  };
+  return unpublishedGroup(
+    group,
+    group.tasks.map((t) => ({
+      ...skippedPair(t.column.platform, `asset ${t.asset.name}`),
+      status: "planned" as const,
+    })),
+  );
 }
 
 type Outcomes = Array<{ task: SyncTask; outcome: BuildOutcome }>;
 
 /** A group reached after `--fail-fast` stopped the run: its failures reported, the rest skipped. */
 function stoppedGroup(group: VersionGroup, outcomes: Outcomes): SyncVersionResult {
+  return unpublishedGroup(
+    group,
+    outcomes.map(({ task, outcome }) =>
+      outcome.ok === false
+        ? failedPair(task.column.platform, outcome.error)
+        : skippedPair(task.column.platform, "not pushed: --fail-fast stopped the run"),
+    ),
+  );
+}
+
+/** A version nothing was pushed for: the given pairs, then its refused and skipped ones. */
+function unpublishedGroup(group: VersionGroup, pairs: SyncVersionResult["platforms"]): SyncVersionResult {
   return {
     version: group.version,
     ...groupVariant(group),
     cascade_tags_written: [],
     layer_reuse: noReuse(),
     platforms: [
-      ...outcomes.map(({ task, outcome }) =>
-        outcome.ok === false
-          ? failedPair(task.column.platform, outcome.error)
-          : skippedPair(task.column.platform, "not pushed: --fail-fast stopped the run"),
-      ),
+      ...pairs,
       ...group.refused.map((r) =>
         failedPair(r.column.platform, { exitCode: ExitCode.Failed, message: r.message }),
       ),
