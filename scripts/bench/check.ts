@@ -1,22 +1,19 @@
-// Benchmark of `pkg-mirror package check`: an upstream of 2,000 releases (20 pages of 100) with
-// 6 platforms, against a real registry already holding the older 1,000 versions. The check runs
-// as a whole process (the built bin: `npm run bench` builds first); the forge's and the
-// registry's request logs count what it asked.
-// Run: npx tsx --conditions=source scripts/bench/check.ts
-import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { openRegistry } from "@pkg/oci";
 import { startFaultProxy, startHttpServer, startRegistry, tempDir } from "@pkg/testkit";
 import { stringify } from "yaml";
 import { publishIndexes } from "../../packages/mirror/test/support/publish-indexes.js";
+import { repoRoot, timedRun } from "./measure.js";
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const mirrorBin = join(repoRoot, "packages/mirror/bin/pkg-mirror.js");
 
-export const checkGoal = { seconds: 3 };
+/**
+ * The issue's goals: under 3 s, and HTTP requests close to the listing pages plus the tag-list
+ * pages rather than one per version (read here as at most 10 requests beyond those).
+ */
+export const checkGoal = { seconds: 3, extraRequests: 10 };
 
 const RELEASES = 2_000;
 const PUBLISHED = 1_000;
@@ -40,6 +37,8 @@ export interface CheckBenchResult {
   otherRegistryRequests: number;
   /** Cells of the report by state, as a sanity check of what was measured. */
   states: Record<string, number>;
+  secondsOk: boolean;
+  requestsOk: boolean;
   ok: boolean;
 }
 
@@ -69,33 +68,6 @@ function releasesBody(page: number): string {
     });
   }
   return JSON.stringify(releases);
-}
-
-async function runTimed(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ seconds: number; stdout: string }> {
-  const started = performance.now();
-  const stdout = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [mirrorBin, ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      out += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      err += chunk;
-    });
-    child.once("error", reject);
-    child.once("close", (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`pkg-mirror ${args.join(" ")} exited ${code}: ${err}`)),
-    );
-  });
-  return { seconds: (performance.now() - started) / 1000, stdout };
 }
 
 export async function runCheckBench(): Promise<CheckBenchResult> {
@@ -128,9 +100,10 @@ export async function runCheckBench(): Promise<CheckBenchResult> {
         assets: Object.fromEntries(PLATFORMS.map((p) => [p, [`^tool-.*-${slug(p)}\\.tar\\.gz$`]])),
       }),
     );
-    const { seconds, stdout } = await runTimed(
-      ["package", "check", join(dir.path, "mirror.yml"), "--format", "json"],
-      { PKG_FORGEONE_API_URL: forge.url },
+    const { seconds, stdout } = await timedRun(
+      process.execPath,
+      [mirrorBin, "package", "check", join(dir.path, "mirror.yml"), "--format", "json"],
+      { env: { PKG_FORGEONE_API_URL: forge.url } },
     );
     const report = JSON.parse(stdout) as { rows: Array<{ cells: Record<string, { state: string }> }> };
     const states: Record<string, number> = {};
@@ -148,7 +121,7 @@ export async function runCheckBench(): Promise<CheckBenchResult> {
       indexRequests,
       otherRegistryRequests: paths.length - tagListRequests - indexRequests,
       states,
-      ok: seconds < checkGoal.seconds,
+      ...goalsMet(seconds, forge.requests.length + paths.length - pages - tagListRequests),
     };
   } finally {
     await proxy.stop();
@@ -158,6 +131,12 @@ export async function runCheckBench(): Promise<CheckBenchResult> {
   }
 }
 
+function goalsMet(seconds: number, extraRequests: number) {
+  const secondsOk = seconds < checkGoal.seconds;
+  const requestsOk = extraRequests <= checkGoal.extraRequests;
+  return { secondsOk, requestsOk, ok: secondsOk && requestsOk };
+}
+
 export function formatCheckBench(result: CheckBenchResult): string {
   const registryTotal = result.tagListRequests + result.indexRequests + result.otherRegistryRequests;
   const states = Object.entries(result.states)
@@ -165,9 +144,10 @@ export function formatCheckBench(result: CheckBenchResult): string {
     .join(", ");
   return [
     `package check of ${RELEASES} releases (${result.pages} pages) x ${PLATFORMS.length} platforms, ${PUBLISHED} versions already published (whole process)`,
-    `  wall ${result.seconds.toFixed(2)} s (goal < ${checkGoal.seconds} s) ${result.ok ? "met" : "NOT MET"}`,
+    `  wall ${result.seconds.toFixed(2)} s (goal < ${checkGoal.seconds} s) ${result.secondsOk ? "met" : "NOT MET"}`,
     `  forge requests ${result.forgeRequests} (${result.pages} pages)`,
     `  registry requests ${registryTotal}: ${result.tagListRequests} tag-list pages, ${result.indexRequests} index reads, ${result.otherRegistryRequests} other`,
+    `  requests beyond pages + tag-list pages: ${result.forgeRequests - result.pages + registryTotal - result.tagListRequests} (goal <= ${checkGoal.extraRequests}) ${result.requestsOk ? "met" : "NOT MET"}`,
     `  report: ${states}`,
   ].join("\n");
 }

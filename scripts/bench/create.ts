@@ -1,13 +1,9 @@
-// Benchmark of `createBundle` against GNU tar piped into the zstd and xz tools, on the same tree,
-// in the same run. Run: npx tsx --conditions=source scripts/bench/create.ts [runs]
-import { spawn } from "node:child_process";
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { median, repoRoot, timedRun } from "./measure.js";
 import { mixedTree } from "./mixed-tree.js";
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const childScript = join(dirname(fileURLToPath(import.meta.url)), "create-child.ts");
 
 export const goals = { ratio: 1.2, peakRssBytes: 256 * 1024 * 1024 };
@@ -44,22 +40,6 @@ export interface CreateBenchResult {
   ok: boolean;
 }
 
-function run(command: string, args: string[]): Promise<{ stdout: string; seconds: number }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
-    let stdout = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.once("error", reject);
-    child.once("close", (code) => {
-      if (code === 0) resolve({ stdout, seconds: (performance.now() - started) / 1000 });
-      else reject(new Error(`${command} ${args.join(" ")} exited with ${code}`));
-    });
-  });
-}
-
 async function treeSize(root: string): Promise<{ bytes: number; files: number }> {
   let bytes = 0;
   let files = 0;
@@ -71,11 +51,6 @@ async function treeSize(root: string): Promise<{ bytes: number; files: number }>
   return { bytes, files };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
-
 interface OursRun {
   seconds: number;
   processSeconds: number;
@@ -85,7 +60,7 @@ interface OursRun {
 
 async function runOurs(tree: string, output: string, level: number): Promise<OursRun> {
   // the child loads the TypeScript sources through tsx, however this process was started
-  const { stdout, seconds } = await run(process.execPath, [
+  const { stdout, seconds } = await timedRun(process.execPath, [
     "--import",
     "tsx",
     "--conditions=source",
@@ -103,7 +78,7 @@ async function runReference(
   output: string,
   tool: string,
 ): Promise<{ seconds: number; size: number }> {
-  const { seconds } = await run("bash", [
+  const { seconds } = await timedRun("bash", [
     "-c",
     `set -o pipefail; tar -C "$1" -cf - . | ${tool} > "$2"`,
     "bench",
@@ -123,7 +98,7 @@ export async function runCreateBench(
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   // warm the page cache, so that neither side pays for the first read of the tree
-  await run("bash", ["-c", 'tar -C "$1" -cf - . | cat > /dev/null', "bench", tree]);
+  await timedRun("bash", ["-c", 'tar -C "$1" -cf - . | cat > /dev/null', "bench", tree]);
 
   const results: BenchCase[] = [];
   for (const spec of cases) {

@@ -1,16 +1,12 @@
-// Benchmark of `pkg package push` of the mixed-tree package to a local registry against
-// `skopeo copy oci:... docker://...` of the same content, in the same run.
-// Run: npx tsx --conditions=source scripts/bench/push.ts [rounds]
-import { spawn } from "node:child_process";
 import { mkdir, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { startRegistry } from "@pkg/testkit";
+import { median, repoRoot, timedRun } from "./measure.js";
 import { mixedTree } from "./mixed-tree.js";
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const pkgBin = join(repoRoot, "packages/package/bin/pkg.js");
+const timed = async (command: string, args: string[]) => (await timedRun(command, args)).seconds;
 
 export const pushGoal = { ratio: 1.0 };
 
@@ -23,22 +19,6 @@ export interface PushBenchResult {
   ok: boolean;
 }
 
-async function timed(command: string, args: string[]): Promise<number> {
-  const started = performance.now();
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(command, args, { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.once("error", reject);
-    child.once("close", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited ${code}: ${stderr}`)),
-    );
-  });
-  return (performance.now() - started) / 1000;
-}
-
 async function withRegistry<T>(body: (host: string) => Promise<T>): Promise<T> {
   const registry = await startRegistry();
   try {
@@ -46,11 +26,6 @@ async function withRegistry<T>(body: (host: string) => Promise<T>): Promise<T> {
   } finally {
     await registry.stop();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 export async function runPushBench(

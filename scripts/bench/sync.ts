@@ -1,24 +1,14 @@
-// Benchmarks of `pkg-mirror package sync`, each a whole process of the built bin (`npm run bench`
-// builds first):
-// 1. 20 versions x 4 platforms of ~30 MB .tar.gz assets served from loopback into a fresh registry,
-//    against the sum of its raw parts in the same run: a plain parallel download of the same files
-//    (curl), `tar | zstd -T0 -3` of the same unpacked trees, and `skopeo copy --all` of the
-//    resulting layout into another fresh registry. Peak RSS of the sync process beside.
-// 2. A no-op re-run over 100 versions x 4 platforms already published.
-// Run: npx tsx --conditions=source scripts/bench/sync.ts
-import { spawn } from "node:child_process";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { startFaultProxy, startHttpServer, startRegistry, type TestServer, tempDir } from "@pkg/testkit";
 import { stringify } from "yaml";
 import { type ForgeRelease, forgeRelease, startForge } from "../../packages/mirror/test/support/forge.js";
+import { repoRoot, timedRun } from "./measure.js";
 import { type BenchAsset, platformSlug, smallAsset, syncAssets } from "./sync-assets.js";
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const mirrorBin = join(repoRoot, "packages/mirror/bin/pkg-mirror.js");
 const gnuTime = "/usr/bin/time";
 
@@ -49,37 +39,8 @@ export interface SyncBenchResult {
   ok: boolean;
 }
 
-interface Ran {
-  seconds: number;
-  stdout: string;
-}
-
-function run(command: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const started = performance.now();
-  return new Promise<Ran>((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd ?? repoRoot,
-      env: { ...process.env, ...options.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.once("error", reject);
-    child.once("close", (code) => {
-      if (code === 0) resolve({ seconds: (performance.now() - started) / 1000, stdout });
-      else reject(new Error(`${command} ${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`));
-    });
-  });
-}
-
 const bash = (script: string, args: string[]) =>
-  run("bash", ["-c", `set -o pipefail; ${script}`, "bench", ...args]);
+  timedRun("bash", ["-c", `set -o pipefail; ${script}`, "bench", ...args]);
 
 function mirrorSpec(registry: string, assetPattern: (platform: string) => string): string {
   return stringify({
@@ -143,7 +104,7 @@ interface SyncRun {
 /** One `package sync` process under GNU time, for its peak RSS. */
 async function runSync(cwd: string, forge: TestServer, extra: string[] = []): Promise<SyncRun> {
   const rssFile = join(cwd, "max-rss-kib");
-  const { seconds, stdout } = await run(
+  const { seconds, stdout } = await timedRun(
     gnuTime,
     ["-f", "%M", "-o", rssFile, process.execPath, mirrorBin, "package", "sync", "mirror.yml"]
       .concat(["--format", "json", "--work-dir", join(cwd, "work")])
@@ -184,7 +145,7 @@ async function syncedLayout(benchDir: string, forge: TestServer, pairs: number):
 async function referenceDownload(forge: TestServer, assets: readonly BenchAsset[], out: string) {
   const config = assets.map((a) => `url = "${forge.url}/files/${a.name}"\noutput = "${join(out, a.name)}"\n`);
   await writeFile(join(out, "curl.config"), config.join(""));
-  return run("curl", [
+  return timedRun("curl", [
     "-sSf",
     "--parallel",
     "--parallel-max",

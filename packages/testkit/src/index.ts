@@ -6,7 +6,7 @@ export type { RecordedRequest } from "./recorded-request.js";
 export { type RegistryAuth, type RunningRegistry, startRegistry } from "./registry.js";
 export type { RegistryUser } from "./registry-user.js";
 export { type CliResult, runCli } from "./run-cli.js";
-export { type CommandResult, runCommand } from "./run-command.js";
+export { type CommandResult, type CompletedProcess, runCommand, spawnCollect } from "./run-command.js";
 export { type SentResponse, sendRequest } from "./send-request.js";
 export { type TempDir, tempDir } from "./temp-dir.js";
 export { createTestCa, type IssuedCert, type TestCa } from "./test-ca.js";
