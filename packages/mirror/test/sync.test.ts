@@ -2,8 +2,7 @@ import { spawn } from "node:child_process";
 import { access, mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
-import { openLayout, openRegistry, type Target } from "@pkg/oci";
+import { openLayout, openRegistry } from "@pkg/oci";
 import {
   type RunningRegistry,
   runCli,
@@ -17,9 +16,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { type ForgeOptions, startForge } from "./support/forge.js";
 import { type SampleKind, sampleAssetName, sampleUpstream } from "./support/sample-upstream.js";
-
-const mirrorBin = fileURLToPath(new URL("../bin/pkg-mirror.js", import.meta.url));
-const pkgBin = fileURLToPath(new URL("../../package/bin/pkg.js", import.meta.url));
+import {
+  buildTimeOf,
+  mirrorBin,
+  pkgBin,
+  runSyncCli,
+  type SyncJson,
+  tagDigestsOf,
+} from "./support/sync-run.js";
 
 const layout: Array<{ version: string; assets: Record<string, SampleKind> }> = [
   { version: "1.0.0", assets: { "linux/amd64": "tar.gz", "linux/arm64": "binary" } },
@@ -107,41 +111,12 @@ function spec(repository: string, owner = "acme", repo = "hello"): string {
   });
 }
 
-async function sync(file: string, yaml: string, forge: TestServer, args: string[] = []) {
-  await writeFile(join(work.path, file), yaml);
-  return runCli(mirrorBin, ["package", "sync", file, "--format", "json", ...args], {
-    cwd: work.path,
-    env: { PKG_FORGEONE_API_URL: forge.url },
-  });
-}
-
-/** Tag -> digest of everything the repository holds. */
-async function tagMap(target: Target): Promise<Record<string, string>> {
-  const tags = (await target.listTags()).sort();
-  const entries = await Promise.all(
-    tags.map(async (tag) => [tag, (await target.fetchManifest(tag))?.descriptor.digest ?? "gone"] as const),
-  );
-  return Object.fromEntries(entries);
+function sync(file: string, yaml: string, forge: TestServer, args: string[] = []) {
+  return runSyncCli(work.path, file, yaml, forge, ["--format", "json", ...args]);
 }
 
 const assetRequests = (server: TestServer) =>
   server.requests.filter((r) => r.url.startsWith("/files/")).length;
-
-interface Report {
-  versions: Array<{
-    version: string;
-    primary_tag?: string;
-    cascade_tags_written: string[];
-    layer_reuse: { mounted: number; uploaded: number; verified: number };
-    platforms: Array<{ platform: string; status: string; error?: { message: string } }>;
-  }>;
-  counts: Record<string, number>;
-}
-
-function timestampOf(report: Report): string {
-  const primary = report.versions[0]?.primary_tag ?? "";
-  return primary.slice(primary.indexOf("_") + 1);
-}
 
 const fullTags = (ts: string) => [
   "1",
@@ -162,17 +137,17 @@ describe("pkg-mirror package sync", () => {
     const good = forges.good?.server as TestServer;
     const first = await sync("hello.yml", spec("acme/hello"), good);
     expect(first.code, first.stderr).toBe(0);
-    const report = JSON.parse(first.stdout) as Report;
+    const report = JSON.parse(first.stdout) as SyncJson;
     expect(report.versions.map((v) => v.version)).toEqual(["1.0.0", "1.1.0", "1.2.0"]);
     expect(report.counts).toMatchObject({ published: 6, failed: 0 });
-    const ts = timestampOf(report);
+    const ts = buildTimeOf(report);
     expect(ts).toMatch(/^\d{14}$/);
     expect(report.versions[2]?.cascade_tags_written.sort()).toEqual(["1", "1.2", "1.2.0", "latest"]);
     expect(report.versions[0]?.layer_reuse).toEqual({ mounted: 0, uploaded: 0, verified: 0 });
     expect(first.stderr).toContain("1.1.0 linux/amd64: bundling");
 
     const target = openRegistry({ host: registry.host, repository: "acme/hello" }, { env: {} });
-    const tags = await tagMap(target);
+    const tags = await tagDigestsOf(target);
     expect(Object.keys(tags)).toEqual(fullTags(ts).sort());
     expect(tags.latest).toBe(tags["1.2.0"]);
     expect(tags["1.0"]).toBe(tags["1.0.0"]);
@@ -185,10 +160,10 @@ describe("pkg-mirror package sync", () => {
     const requestsBefore = assetRequests(good);
     const again = await sync("hello.yml", spec("acme/hello"), good);
     expect(again.code, again.stderr).toBe(0);
-    const second = JSON.parse(again.stdout) as Report;
+    const second = JSON.parse(again.stdout) as SyncJson;
     expect(second.counts).toMatchObject({ published: 0, skipped: 6, failed: 0 });
     expect(assetRequests(good)).toBe(requestsBefore);
-    expect(await tagMap(target)).toEqual(tags);
+    expect(await tagDigestsOf(target)).toEqual(tags);
 
     for (const platform of ["linux/amd64", "linux/arm64"]) {
       const out = join(work.path, `pulled-${platform.replace("/", "-")}`);
@@ -210,13 +185,15 @@ describe("pkg-mirror package sync", () => {
     expect(result.stderr).toContain(
       `asset ${sampleAssetName("1.1.0", "linux/arm64", "binary.gz")}: digest mismatch: expected sha256:`,
     );
-    const report = JSON.parse(result.stdout) as Report;
+    const report = JSON.parse(result.stdout) as SyncJson;
     expect(report.counts).toMatchObject({ published: 5, failed: 1 });
     const v110 = report.versions.find((v) => v.version === "1.1.0");
     expect(v110?.cascade_tags_written).toEqual([]);
     expect(v110?.platforms.find((p) => p.platform === "linux/arm64")?.status).toBe("failed");
-    const ts = timestampOf(report);
-    const tags = await tagMap(openRegistry({ host: registry.host, repository: "acme/bad" }, { env: {} }));
+    const ts = buildTimeOf(report);
+    const tags = await tagDigestsOf(
+      openRegistry({ host: registry.host, repository: "acme/bad" }, { env: {} }),
+    );
     expect(Object.keys(tags)).toEqual(
       ["1", "1.0", "1.0.0", `1.0.0_${ts}`, `1.1.0_${ts}`, "1.2", "1.2.0", `1.2.0_${ts}`, "latest"].sort(),
     );
@@ -232,8 +209,8 @@ describe("pkg-mirror package sync", () => {
       "layout-work",
     ]);
     expect(result.code, result.stderr).toBe(0);
-    const ts = timestampOf(JSON.parse(result.stdout) as Report);
-    const tags = await tagMap(openLayout(join(work.path, "out/layout"), "acme/hello"));
+    const ts = buildTimeOf(JSON.parse(result.stdout) as SyncJson);
+    const tags = await tagDigestsOf(openLayout(join(work.path, "out/layout"), "acme/hello"));
     expect(Object.keys(tags)).toEqual(fullTags(ts).sort());
     await expect(access(join(work.path, "out/layout/acme/hello/index.json"))).resolves.toBeUndefined();
   });
@@ -270,10 +247,10 @@ describe("pkg-mirror package sync", () => {
       Object.keys(tags)
         .map((tag) => tag.replace(/_\d{14}$/, "_T"))
         .sort();
-    const killed = await tagMap(
+    const killed = await tagDigestsOf(
       openRegistry({ host: registry.host, repository: "acme/killed" }, { env: {} }),
     );
-    const uninterrupted = await tagMap(
+    const uninterrupted = await tagDigestsOf(
       openRegistry({ host: registry.host, repository: "acme/reference" }, { env: {} }),
     );
     expect(withoutTimestamp(killed)).toEqual(withoutTimestamp(uninterrupted));

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openRegistry } from "@pkg/oci";
+import { openRegistry, type Target } from "@pkg/oci";
 import { type CliResult, runCli, runCommand, type TempDir, type TestServer, tempDir } from "@pkg/testkit";
 import { expect } from "vitest";
 import { stringify } from "yaml";
@@ -126,8 +126,12 @@ export async function listTags(registryUrl: string, repository: string): Promise
 }
 
 /** Tag -> index digest of everything `repository` holds. */
-export async function tagDigests(registryHost: string, repository: string): Promise<Record<string, string>> {
-  const target = openRegistry({ host: registryHost, repository }, { env: {} });
+export function tagDigests(registryHost: string, repository: string): Promise<Record<string, string>> {
+  return tagDigestsOf(openRegistry({ host: registryHost, repository }, { env: {} }));
+}
+
+/** Tag -> index digest of everything a target (registry or layout) holds. */
+export async function tagDigestsOf(target: Target): Promise<Record<string, string>> {
   const tags = (await target.listTags()).sort();
   const entries = await Promise.all(
     tags.map(async (tag) => [tag, (await target.fetchManifest(tag))?.descriptor.digest ?? "gone"] as const),
