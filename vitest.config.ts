@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     pool: "threads",
     globalSetup: ["scripts/vitest-global-setup.ts"],
-    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+    include: ["packages/*/src/**/*.test.{ts,tsx}", "packages/*/test/**/*.test.{ts,tsx}"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

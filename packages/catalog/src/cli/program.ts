@@ -1,0 +1,20 @@
+import { readFileSync } from "node:fs";
+import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+
+const version = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
+/** Each subcommand lives in `commands/<name>.ts` and is added here with one line. */
+export function buildProgram(): CommandUnknownOpts {
+  const program = new Command("pkg-catalog")
+    .description("Render a static, browsable catalog site from pkg package indexes, per catalog.config.json.")
+    .version(version)
+    .addHelpText(
+      "after",
+      `
+Exit codes: 0 ok, 1 failed, 64 usage, 65 bad config or index data, 69 unavailable (a source
+cannot be fetched, a busy --port), 74 I/O.`,
+    );
+  return program;
+}
