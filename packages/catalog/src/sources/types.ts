@@ -9,7 +9,8 @@ export interface LoadedPackage {
   root: PackageRoot;
   /** Image indexes referenced by the root's tags that could be read, by digest (`sha256:<hex>`). */
   imageIndexes: Map<string, ImageIndex>;
-  /** README Markdown (desc.readme), when present and verified. */
+  /** README Markdown (desc.readme), when present, verified and valid UTF-8. Decoded from the bytes
+   *  in `LoadedIndex.files` on each access (a getter, to keep memory low): read it once. */
   readme?: string;
   /** Logo blob (desc.logo), when present and verified; `ext` is "svg" or "png". */
   logo?: { digest: string; ext: "svg" | "png"; bytes: Uint8Array };

@@ -1,0 +1,45 @@
+import { Command } from "@commander-js/extra-typings";
+import { integerOption, stderrLogger } from "@pkg/common";
+import { buildCatalog } from "../../build/build-catalog.js";
+import { DEFAULT_CONFIG_FILE } from "../../config/load.js";
+import { startDevServer } from "../../dev/dev-server.js";
+import { listenForStopSignal } from "../../dev/stop-signal.js";
+
+export function devCommand() {
+  return new Command("dev")
+    .description("Build the catalog, serve it locally and rebuild and reload the browser on every change.")
+    .argument("[config]", "the config file", DEFAULT_CONFIG_FILE)
+    .option(
+      "--port <n>",
+      "port to serve on; must be free (default: 4321, else any free port)",
+      integerOption("--port", 1, 65535),
+    )
+    .option("--host <host>", "address to serve on", "127.0.0.1")
+    .addHelpText(
+      "after",
+      `
+Watches the config file and everything it names on disk (path sources, docs, css, publicDir,
+brand.logo). A failed rebuild keeps the last good site served and shows its error in the page
+and on stderr. The site is built into a private temporary directory, removed on Ctrl+C or SIGTERM.`,
+    )
+    .action(async (configPath, options) => {
+      const stop = listenForStopSignal();
+      const log = stderrLogger();
+      try {
+        const server = await startDevServer({
+          configPath,
+          host: options.host,
+          port: options.port,
+          log,
+          build: async (outDir) => {
+            await buildCatalog({ configPath, outDir, warn: (message) => log.warn(message) });
+          },
+        });
+        log.info(`serving ${server.url}`);
+        await stop.received;
+        await server.close();
+      } finally {
+        stop.dispose();
+      }
+    });
+}

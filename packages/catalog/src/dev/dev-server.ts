@@ -1,0 +1,108 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describeError, type Logger } from "@pkg/common";
+import { loadCatalogConfig } from "../config/load.js";
+import { devRequestHandler } from "./dev-handler.js";
+import { EventStream } from "./event-stream.js";
+import { listenForDev } from "./listen.js";
+import { type BuildSite, Rebuilder } from "./rebuilder.js";
+import { type WatchTargets, watchTargets } from "./watch-targets.js";
+import { InputWatcher } from "./watcher.js";
+
+/** Quiet time after the last change before a rebuild starts, so one save is one build. */
+const debounceMs = 100;
+
+export interface DevServerOptions {
+  configPath: string;
+  host: string;
+  /** An explicit port must be free; without one, 4321 or else any free port. */
+  port?: number;
+  log: Logger;
+  /** Builds the site for the config into `outDir`, leaving nothing usable there when it throws. */
+  build: BuildSite;
+}
+
+export interface DevServer {
+  url: string;
+  /** Stops watching and serving and removes the private build directory. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the site into a private temporary directory, serves it, and rebuilds on every change to
+ * the config or a file it names, telling open pages to reload (or showing them the error, while
+ * the last good build stays served). The first build must succeed: its error is thrown.
+ */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const { log } = options;
+  const config = await loadCatalogConfig(options.configPath);
+  const workDir = await mkdtemp(join(tmpdir(), "pkg-catalog-dev-"));
+  const events = new EventStream();
+  let initial = true;
+  let initialError: unknown;
+  const rebuilder = new Rebuilder(workDir, options.build, {
+    built(_root, milliseconds) {
+      if (initial) return;
+      log.info(`rebuilt in ${milliseconds} ms`);
+      events.send({ name: "reload", data: String(milliseconds) });
+    },
+    failed(error) {
+      if (initial) {
+        initialError = error;
+        return;
+      }
+      const { line } = describeError(error);
+      log.info(`rebuild failed, still serving the last good build: ${line}`);
+      events.send({ name: "error", data: line });
+    },
+  });
+
+  const server = createServer(devRequestHandler(events, () => rebuilder.current));
+
+  const watcher = new InputWatcher(() => schedule());
+  let timer: NodeJS.Timeout | undefined;
+  function schedule(): void {
+    clearTimeout(timer);
+    timer = setTimeout(() => void rebuildAndRewatch(), debounceMs);
+  }
+  let closed = false;
+  async function rebuildAndRewatch(): Promise<void> {
+    await rebuilder.rebuild();
+    // the config may now name other paths; a config that does not load keeps the old watches
+    let targets: WatchTargets;
+    try {
+      targets = watchTargets(await loadCatalogConfig(config.file));
+    } catch {
+      return; // its error was already reported by the failed build
+    }
+    if (!closed) watcher.update(targets);
+  }
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
+    clearTimeout(timer);
+    watcher.close();
+    await rebuilder.settle();
+    events.closeAll();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    await rm(workDir, { recursive: true, force: true });
+  }
+
+  try {
+    const port = await listenForDev(server, options.host, options.port);
+    watcher.update(watchTargets(config));
+    if (!(await rebuilder.rebuild())) throw initialError;
+    initial = false;
+    const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+    return { url: `http://${host}:${port}/`, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,29 @@
+import type { PathSourceEntry } from "../config/types.js";
+import { createFsReader } from "./fs-reader.js";
+import { DEFAULT_FILE_CONCURRENCY } from "./limits.js";
+import { type WalkedIndex, walkIndex } from "./walk-index.js";
+
+export interface PathReadOptions {
+  concurrency?: number;
+}
+
+export interface IndexDirectory {
+  dir: string;
+  /** Prefix of warning lines: `sources[0]`. */
+  source: string;
+  /** How the directory is named in messages (default `dir`). */
+  shownAs?: string;
+}
+
+/** Reads a local index tree (a `path` source, or a `git` source's checkout). */
+export async function readIndexDirectory(
+  { dir, source, shownAs }: IndexDirectory,
+  options: PathReadOptions = {},
+): Promise<WalkedIndex> {
+  const reader = await createFsReader(dir, shownAs);
+  return walkIndex(reader, { source, concurrency: options.concurrency ?? DEFAULT_FILE_CONCURRENCY });
+}
+
+export function readPathSource(entry: PathSourceEntry, options: PathReadOptions = {}): Promise<WalkedIndex> {
+  return readIndexDirectory({ dir: entry.path, source: `sources[${entry.index}]` }, options);
+}
