@@ -2,9 +2,16 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { openRegistry } from "@pkg/oci";
-import { startFaultProxy, startHttpServer, startRegistry, tempDir } from "@pkg/testkit";
+import {
+  type FaultProxy,
+  startFaultProxy,
+  startHttpServer,
+  startRegistry,
+  type TestServer,
+  tempDir,
+} from "@pkg/testkit";
 import { stringify } from "yaml";
-import { publishIndexes } from "../../packages/mirror/test/support/publish-indexes.js";
+import { publishWithSummary } from "../../packages/mirror/test/support/publish-with-summary.js";
 import { repoRoot, timedRun } from "./measure.js";
 
 const mirrorBin = join(repoRoot, "packages/mirror/bin/pkg-mirror.js");
@@ -28,15 +35,28 @@ const PLATFORMS = [
 ];
 const releasesPath = "/repos/acme/tool/releases";
 
-export interface CheckBenchResult {
+/** One timed `package check` and the requests it made. */
+export interface CheckRun {
   seconds: number;
-  pages: number;
   forgeRequests: number;
   tagListRequests: number;
-  indexRequests: number;
+  /** Manifest reads: the summary's and one per version record tag the summary did not cover. */
+  manifestRequests: number;
   otherRegistryRequests: number;
+  /** As the report states them: whether the summary was used, record tags it covered, indexes read. */
+  summary: string;
+  summaryHits: number;
+  indexReads: number;
   /** Cells of the report by state, as a sanity check of what was measured. */
   states: Record<string, number>;
+}
+
+export interface CheckBenchResult {
+  pages: number;
+  /** Against a repository published the way sync publishes: with its summary. */
+  withSummary: CheckRun;
+  /** The same check with `--verify-published`: what a repository without a summary costs. */
+  verified: CheckRun;
   secondsOk: boolean;
   requestsOk: boolean;
   ok: boolean;
@@ -84,15 +104,19 @@ export async function runCheckBench(): Promise<CheckBenchResult> {
   });
   const proxy = await startFaultProxy(registry.url);
   try {
-    // setup, not timed: the older half published whole (exact and primary tag per version)
+    // setup, not timed: the older half published whole (exact and primary tag per version), and
+    // the published summary written from those pushes, as sync writes it
     const older = Array.from({ length: PUBLISHED }, (_, k) => versionOf(RELEASES - 1 - k));
-    await publishIndexes(
+    const summary = await publishWithSummary(
       openRegistry({ host: registry.host, repository: "acme/tool" }),
       older.map((v) => ({ tags: [v, `${v}_20250101120000`], platforms: PLATFORMS })),
     );
+    if (summary.status !== "written")
+      throw new Error(`the published summary was not written: ${JSON.stringify(summary)}`);
     await mkdir(join(dir.path, ".git"));
+    const specPath = join(dir.path, "mirror.yml");
     await writeFile(
-      join(dir.path, "mirror.yml"),
+      specPath,
       stringify({
         name: "tool",
         target: { registry: proxy.host, repository: "acme/tool" },
@@ -100,29 +124,10 @@ export async function runCheckBench(): Promise<CheckBenchResult> {
         assets: Object.fromEntries(PLATFORMS.map((p) => [p, [`^tool-.*-${slug(p)}\\.tar\\.gz$`]])),
       }),
     );
-    const { seconds, stdout } = await timedRun(
-      process.execPath,
-      [mirrorBin, "package", "check", join(dir.path, "mirror.yml"), "--format", "json"],
-      { env: { PKG_FORGEONE_API_URL: forge.url } },
-    );
-    const report = JSON.parse(stdout) as { rows: Array<{ cells: Record<string, { state: string }> }> };
-    const states: Record<string, number> = {};
-    for (const row of report.rows) {
-      for (const cell of Object.values(row.cells)) states[cell.state] = (states[cell.state] ?? 0) + 1;
-    }
-    const paths = proxy.requests.map((r) => r.url);
-    const tagListRequests = paths.filter((p) => p.includes("/tags/list")).length;
-    const indexRequests = paths.filter((p) => p.includes("/manifests/")).length;
-    return {
-      seconds,
-      pages,
-      forgeRequests: forge.requests.length,
-      tagListRequests,
-      indexRequests,
-      otherRegistryRequests: paths.length - tagListRequests - indexRequests,
-      states,
-      ...goalsMet(seconds, forge.requests.length + paths.length - pages - tagListRequests),
-    };
+    const run = (args: string[]) => timedCheck(specPath, args, { forge, proxy });
+    const withSummary = await run([]);
+    const verified = await run(["--verify-published"]);
+    return { pages, withSummary, verified, ...goalsMet(withSummary, pages) };
   } finally {
     await proxy.stop();
     await forge.stop();
@@ -131,24 +136,81 @@ export async function runCheckBench(): Promise<CheckBenchResult> {
   }
 }
 
-function goalsMet(seconds: number, extraRequests: number) {
-  const secondsOk = seconds < checkGoal.seconds;
-  const requestsOk = extraRequests <= checkGoal.extraRequests;
+async function timedCheck(
+  specPath: string,
+  args: string[],
+  servers: { forge: TestServer; proxy: FaultProxy },
+): Promise<CheckRun> {
+  const forgeMark = servers.forge.requests.length;
+  const registryMark = servers.proxy.requests.length;
+  const { seconds, stdout } = await timedRun(
+    process.execPath,
+    [mirrorBin, "package", "check", specPath, "--format", "json", ...args],
+    { env: { PKG_FORGEONE_API_URL: servers.forge.url } },
+  );
+  const report = JSON.parse(stdout) as {
+    rows: Array<{ cells: Record<string, { state: string }> }>;
+    published_reads: { summary: string; summary_hits: number; index_reads: number };
+  };
+  const states: Record<string, number> = {};
+  for (const row of report.rows) {
+    for (const cell of Object.values(row.cells)) states[cell.state] = (states[cell.state] ?? 0) + 1;
+  }
+  const paths = servers.proxy.requests.slice(registryMark).map((r) => r.url);
+  const tagListRequests = paths.filter((p) => p.includes("/tags/list")).length;
+  const manifestRequests = paths.filter((p) => p.includes("/manifests/")).length;
+  return {
+    seconds,
+    forgeRequests: servers.forge.requests.length - forgeMark,
+    tagListRequests,
+    manifestRequests,
+    otherRegistryRequests: paths.length - tagListRequests - manifestRequests,
+    summary: report.published_reads.summary,
+    summaryHits: report.published_reads.summary_hits,
+    indexReads: report.published_reads.index_reads,
+    states,
+  };
+}
+
+const registryTotal = (run: CheckRun) =>
+  run.tagListRequests + run.manifestRequests + run.otherRegistryRequests;
+
+/** Requests beyond the listing pages and the tag-list pages: what the goal bounds. */
+const extraRequests = (run: CheckRun, pages: number) =>
+  run.forgeRequests - pages + registryTotal(run) - run.tagListRequests;
+
+function goalsMet(run: CheckRun, pages: number) {
+  const secondsOk = run.seconds < checkGoal.seconds;
+  const requestsOk = extraRequests(run, pages) <= checkGoal.extraRequests;
   return { secondsOk, requestsOk, ok: secondsOk && requestsOk };
 }
 
-export function formatCheckBench(result: CheckBenchResult): string {
-  const registryTotal = result.tagListRequests + result.indexRequests + result.otherRegistryRequests;
-  const states = Object.entries(result.states)
+function formatRun(title: string, run: CheckRun, pages: number): string[] {
+  const states = Object.entries(run.states)
     .map(([state, n]) => `${n} ${state}`)
     .join(", ");
   return [
+    `  ${title}: wall ${run.seconds.toFixed(2)} s`,
+    `    forge requests ${run.forgeRequests} (${pages} pages)`,
+    `    registry requests ${registryTotal(run)}: ${run.tagListRequests} tag-list pages, ${run.manifestRequests} manifest reads, ${run.otherRegistryRequests} other`,
+    `    published summary ${run.summary}: ${run.summaryHits} record tags from it, ${run.indexReads} image indexes read`,
+    `    requests beyond pages + tag-list pages: ${extraRequests(run, pages)}`,
+    `    report: ${states}`,
+  ];
+}
+
+export function formatCheckBench(result: CheckBenchResult): string {
+  const run = result.withSummary;
+  return [
     `package check of ${RELEASES} releases (${result.pages} pages) x ${PLATFORMS.length} platforms, ${PUBLISHED} versions already published (whole process)`,
-    `  wall ${result.seconds.toFixed(2)} s (goal < ${checkGoal.seconds} s) ${result.secondsOk ? "met" : "NOT MET"}`,
-    `  forge requests ${result.forgeRequests} (${result.pages} pages)`,
-    `  registry requests ${registryTotal}: ${result.tagListRequests} tag-list pages, ${result.indexRequests} index reads, ${result.otherRegistryRequests} other`,
-    `  requests beyond pages + tag-list pages: ${result.forgeRequests - result.pages + registryTotal - result.tagListRequests} (goal <= ${checkGoal.extraRequests}) ${result.requestsOk ? "met" : "NOT MET"}`,
-    `  report: ${states}`,
+    ...formatRun("with the published summary", run, result.pages),
+    ...formatRun(
+      "--verify-published (every index read, as without a summary)",
+      result.verified,
+      result.pages,
+    ),
+    `  wall ${run.seconds.toFixed(2)} s (goal < ${checkGoal.seconds} s) ${result.secondsOk ? "met" : "NOT MET"}`,
+    `  requests beyond pages + tag-list pages: ${extraRequests(run, result.pages)} (goal <= ${checkGoal.extraRequests}) ${result.requestsOk ? "met" : "NOT MET"}`,
   ].join("\n");
 }
 

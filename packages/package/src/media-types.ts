@@ -12,3 +12,9 @@ export const PackageMediaType = {
 
 /** The tag under which a repository's description (README and logo) is published. */
 export const DESCRIPTION_TAG = "__pkg.desc";
+
+/**
+ * The tag under which pkg-mirror keeps a repository's published summary (each version record
+ * tag's index digest and platforms), so a check reads one document instead of one index per version.
+ */
+export const PUBLISHED_SUMMARY_TAG = "__pkg.published";

@@ -32,6 +32,8 @@ export interface DownloadDeps {
   maxBytes?: number;
   /** Wait for the answer and longest silence within the body (default: the client's 30 s). */
   timeoutMs?: number;
+  /** Cuts the download off: the body stops being read (its connection closes) and the partial file goes. */
+  signal?: AbortSignal;
 }
 
 export interface DownloadedAsset {
@@ -83,6 +85,15 @@ async function reuse(
   return { path: dest, bytes, sha256: `sha256:${digests.get("sha256")}`, reused: true };
 }
 
+/** The failure of a download stopped by its signal (a run stopped by `--fail-fast`). */
+export function cancelledDownload(asset: UpstreamAsset): PkgError {
+  return new PkgError(ExitCode.Failed, `asset ${asset.name}: download cancelled`, { detail: "cancelled" });
+}
+
+export function throwIfCancelled(asset: UpstreamAsset, signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelledDownload(asset);
+}
+
 function downloadFailure(asset: UpstreamAsset, partial: string, error: unknown): unknown {
   if (error instanceof HttpTransportError) {
     return new PkgError(ExitCode.Unavailable, `asset ${asset.name}: download failed: ${error.message}`, {
@@ -98,14 +109,24 @@ function downloadFailure(asset: UpstreamAsset, partial: string, error: unknown):
 
 async function fetchTo(asset: UpstreamAsset, partial: string, plan: VerificationPlan, deps: DownloadDeps) {
   let sink: HashingFileSink | undefined;
-  const result = await deps.http.stream(
-    { url: asset.url, maxBytes: deps.maxBytes ?? DEFAULT_MAX_ASSET_BYTES, timeoutMs: deps.timeoutMs },
-    (head) => {
-      if (head.status < 200 || head.status > 299) return undefined;
-      sink = new HashingFileSink(partial, algorithmsFor(plan));
-      return sink;
-    },
-  );
+  const { signal } = deps;
+  // destroying the sink makes the client destroy the body, which closes its connection
+  const cutOff = () => sink?.destroy(cancelledDownload(asset));
+  signal?.addEventListener("abort", cutOff, { once: true });
+  let result: Awaited<ReturnType<HttpClient["stream"]>>;
+  try {
+    result = await deps.http.stream(
+      { url: asset.url, maxBytes: deps.maxBytes ?? DEFAULT_MAX_ASSET_BYTES, timeoutMs: deps.timeoutMs },
+      (head) => {
+        throwIfCancelled(asset, signal);
+        if (head.status < 200 || head.status > 299) return undefined;
+        sink = new HashingFileSink(partial, algorithmsFor(plan));
+        return sink;
+      },
+    );
+  } finally {
+    signal?.removeEventListener("abort", cutOff);
+  }
   if (!sink) {
     throw new PkgError(
       ExitCode.Unavailable,
@@ -127,6 +148,7 @@ export async function downloadAsset(
   dest: string,
   deps: DownloadDeps,
 ): Promise<DownloadedAsset> {
+  throwIfCancelled(asset, deps.signal);
   const plan = planVerification(asset, deps.policy, deps.sidecar);
   const earlier = await reuse(asset, dest, plan, deps.log);
   if (earlier) return earlier;

@@ -164,6 +164,60 @@ describe("downloadAsset", () => {
   });
 });
 
+describe("stopping a download", () => {
+  test("an aborted signal closes the body's connection, removes the partial file and fails as cancelled", async () => {
+    let closedEarly = false;
+    let bodyStarted: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      bodyStarted = resolve;
+    });
+    const site = await server((_req, res) => {
+      // a body that only ends when the client goes away
+      res.writeHead(200, { "content-length": 64 << 20 });
+      res.write(payload, () => bodyStarted());
+      const drip = setInterval(() => res.write(Buffer.alloc(1024)), 20);
+      res.on("close", () => {
+        clearInterval(drip);
+        closedEarly = !res.writableFinished;
+      });
+    });
+    const dest = join(dir.path, "w", "tool.tgz");
+    const controller = new AbortController();
+    const downloading = downloadAsset({ name: "tool.tgz", url: `${site.url}/tool.tgz` }, dest, {
+      http: client(),
+      policy: forgeVerify("off"),
+      signal: controller.signal,
+    });
+    await started;
+    controller.abort();
+    await expect(downloading).rejects.toMatchObject({
+      detail: "cancelled",
+      message: "asset tool.tgz: download cancelled",
+    });
+    await expect.poll(() => closedEarly, { timeout: 30_000 }).toBe(true);
+    expect(await listing()).toEqual(["w"]);
+  });
+
+  test("a queued download whose signal is already aborted never sends a request", async () => {
+    const site = await server(files({ "/tool.tgz": payload }));
+    const downloader = createDownloader({
+      http: client(),
+      verify: { github_asset_digest: "off", url_index_digest: "off" },
+      sourceType: "forgeone_release",
+      maxDownloads: 1,
+    });
+    const asset = { name: "tool.tgz", url: `${site.url}/tool.tgz` };
+    const download = downloader.download({
+      version: "1.0.0",
+      asset,
+      dest: join(dir.path, "w", "tool.tgz"),
+      signal: AbortSignal.abort(),
+    });
+    await expect(download).rejects.toMatchObject({ detail: "cancelled" });
+    expect(site.requests).toEqual([]);
+  });
+});
+
 describe("verify policies", () => {
   type Declared = "declared" | "undeclared" | "mismatch";
   // what each policy does with each kind of declaration: "ok", or the failure's message pattern

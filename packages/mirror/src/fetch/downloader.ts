@@ -5,7 +5,7 @@ import type { UpstreamAsset } from "../sources/types.js";
 import type { SourceType } from "../spec/source.js";
 import type { Verify } from "../spec/verify.js";
 import { type ChecksumsSource, createChecksumsSource } from "./checksums-source.js";
-import { type DownloadedAsset, downloadAsset } from "./download-asset.js";
+import { type DownloadedAsset, downloadAsset, throwIfCancelled } from "./download-asset.js";
 import { digestPolicyFor } from "./verify-policy.js";
 
 export interface DownloaderOptions {
@@ -24,6 +24,8 @@ export interface DownloadTask {
   asset: UpstreamAsset;
   /** Final path in the work directory; the download is written beside it first. */
   dest: string;
+  /** Stops the download: a queued one never starts, a running one is cut off and its partial file removed. */
+  signal?: AbortSignal;
 }
 
 /** Downloads and verifies the assets of a run, at most `max_downloads` at once. */
@@ -49,6 +51,7 @@ export function createDownloader(options: DownloaderOptions): Downloader {
   return {
     download: (task) =>
       limit(async () => {
+        throwIfCancelled(task.asset, task.signal);
         const sidecar = await checksums?.forVersion(task.version);
         return downloadAsset(task.asset, task.dest, {
           http: options.http,
@@ -57,6 +60,7 @@ export function createDownloader(options: DownloaderOptions): Downloader {
           log: options.log,
           maxBytes: options.maxBytes,
           timeoutMs: options.timeoutMs,
+          signal: task.signal,
         });
       }),
     get active() {

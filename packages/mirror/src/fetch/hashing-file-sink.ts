@@ -15,7 +15,8 @@ export class HashingFileSink extends Writable {
     private readonly path: string,
     algorithms: Iterable<DigestAlgorithm>,
   ) {
-    super();
+    // room for the chunks that arrive during one write, which `_writev` then writes together
+    super({ highWaterMark: 1 << 20 });
     this.hashes = new DigestSet(algorithms);
   }
 
@@ -32,6 +33,14 @@ export class HashingFileSink extends Writable {
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.hashes.update(chunk);
     this.writeAll(chunk).then(() => callback(), callback);
+  }
+
+  override _writev(
+    chunks: Array<{ chunk: Buffer; encoding: BufferEncoding }>,
+    callback: (error?: Error | null) => void,
+  ): void {
+    for (const { chunk } of chunks) this.hashes.update(chunk);
+    this.writeAll(Buffer.concat(chunks.map(({ chunk }) => chunk))).then(() => callback(), callback);
   }
 
   private async writeAll(chunk: Buffer): Promise<void> {

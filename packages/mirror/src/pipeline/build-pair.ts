@@ -1,16 +1,18 @@
 import { access, rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { Logger } from "@pkg/common";
+import { ExitCode, type Logger, PkgError } from "@pkg/common";
 import { type Metadata, readMetadataFile, writeMetadataFile } from "@pkg/package";
-import { createBundle } from "@pkg/package/bundle";
+import type { BundlePool } from "@pkg/package/bundle";
 import { prepareContent } from "../content/prepare.js";
 import { selectMetadata } from "../content/select-metadata.js";
 import { contentSettings } from "../content/settings.js";
+import type { DownloadedAsset } from "../fetch/download-asset.js";
 import type { Downloader } from "../fetch/downloader.js";
 import { assetTypeFor } from "../spec/asset-type.js";
 import type { MirrorSpec } from "../spec/mirror-spec.js";
 import type { VariantSpec } from "../spec/variants.js";
 import { unpackAsset } from "../unpack/unpack.js";
+import type { Semaphore } from "./semaphore.js";
 import type { SyncTask } from "./sync-tasks.js";
 
 export const BUNDLE_FILE = "bundle.tar.zst";
@@ -42,10 +44,29 @@ export interface BuildPairDeps {
   /** The target as users see it, for messages. */
   targetName: string;
   downloader: Downloader;
-  /** Runs one bundle task within `max_bundles`. */
-  bundleSlot: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * Pairs between the start of their download and the start of their unpacking: downloads run
+   * ahead of the unpacking by this much and no more, so that they share the cores with the later
+   * stages instead of taking them all at the start, and pairs reach unpacking in plan order.
+   */
+  lookahead: Semaphore;
+  /** Holds one pair from unpacking to its bundle: bounds the unpacked trees waiting on disk. */
+  pairSlot: Slot;
+  /** Runs one unpacking and content preparation, within `max_bundles`. */
+  unpackSlot: Slot;
+  /** Writes bundles on worker threads, `max_bundles` at once, while this thread goes on. */
+  bundles: Pick<BundlePool, "create">;
   compressionThreads: number;
   log: Logger;
+  /** Aborted when the run stops (`--fail-fast`): no step of the pair starts after it, running ones end. */
+  signal?: AbortSignal;
+}
+
+export type Slot = <T>(work: () => Promise<T>) => Promise<T>;
+
+/** What a pair's build throws once the run has stopped. */
+export function stoppedError(what: string): PkgError {
+  return new PkgError(ExitCode.Failed, `${what}: cancelled`, { detail: "cancelled" });
 }
 
 const exists = (path: string) =>
@@ -75,9 +96,11 @@ function variantOf(spec: MirrorSpec, task: SyncTask): VariantSpec | undefined {
 }
 
 /**
- * One pair from asset to bundle: download and verify (within `max_downloads`), then unpack,
- * prepare the content and bundle it (within `max_bundles`). Any failure throws and concerns this
- * pair only; what is complete stays in the task directory for the next run.
+ * One pair from asset to bundle: download and verify (within `max_downloads`, and no further
+ * ahead of the unpacking than `lookahead` allows), then unpack and
+ * prepare the content (within `max_bundles`), then bundle it on a worker thread (within
+ * `max_bundles`), so that the next pair unpacks while this one compresses. Any failure throws and
+ * concerns this pair only; what is complete stays in the task directory for the next run.
  */
 export async function buildPair(task: SyncTask, dir: string, deps: BuildPairDeps): Promise<BuiltPair> {
   const earlier = await finishedBundle(dir);
@@ -86,37 +109,64 @@ export async function buildPair(task: SyncTask, dir: string, deps: BuildPairDeps
     deps.log.info(`${what}: reusing the bundle of an earlier run`);
     return earlier;
   }
-  const { spec } = deps;
-  deps.log.progress(`${what}: downloading ${task.asset.name}`);
-  const downloaded = await deps.downloader.download({
-    version: task.version.version,
-    asset: task.asset,
-    dest: join(dir, "download", task.asset.name.replace(/[/\\]/g, "_")),
-  });
-  return deps.bundleSlot(async () => {
-    const variant = variantOf(spec, task);
-    const platform = task.column.platform;
-    const tree = join(dir, "tree");
-    await rm(tree, { recursive: true, force: true });
-    deps.log.progress(`${what}: unpacking`);
-    await unpackAsset(downloaded.path, tree, {
-      assetType: assetTypeFor(variant?.asset_type ?? spec.asset_type, platform),
-      platform,
-      assetName: task.asset.name,
-    });
-    const selected = await selectMetadata(spec, variant, platform, deps.specDir);
-    const prepared = await prepareContent({
-      tree,
-      metadata: selected.metadata,
-      platform,
-      settings: contentSettings(spec, variant),
-      target: deps.targetName,
+  const { signal } = deps;
+  const ahead = await deps.lookahead.acquire();
+  try {
+    if (signal?.aborted) throw stoppedError(what);
+    deps.log.progress(`${what}: downloading ${task.asset.name}`);
+    const downloaded = await deps.downloader.download({
       version: task.version.version,
-      log: deps.log,
+      asset: task.asset,
+      dest: join(dir, "download", task.asset.name.replace(/[/\\]/g, "_")),
+      signal,
     });
+    return await bundlePair(task, dir, downloaded, { ...deps, unpacking: ahead });
+  } finally {
+    ahead();
+  }
+}
+
+/** Unpacks, prepares and bundles a downloaded pair; `unpacking` is called as its unpacking starts. */
+async function bundlePair(
+  task: SyncTask,
+  dir: string,
+  downloaded: DownloadedAsset,
+  deps: BuildPairDeps & { unpacking: () => void },
+): Promise<BuiltPair> {
+  const { spec, signal } = deps;
+  const what = `${task.version.version} ${task.column.id}`;
+  const stopCheck = () => {
+    if (signal?.aborted) throw stoppedError(what);
+  };
+  const tree = join(dir, "tree");
+  return deps.pairSlot(async () => {
+    const prepared = await deps.unpackSlot(async () => {
+      deps.unpacking();
+      stopCheck();
+      const variant = variantOf(spec, task);
+      const platform = task.column.platform;
+      await rm(tree, { recursive: true, force: true });
+      deps.log.progress(`${what}: unpacking`);
+      await unpackAsset(downloaded.path, tree, {
+        assetType: assetTypeFor(variant?.asset_type ?? spec.asset_type, platform),
+        platform,
+        assetName: task.asset.name,
+      });
+      const selected = await selectMetadata(spec, variant, platform, deps.specDir);
+      return prepareContent({
+        tree,
+        metadata: selected.metadata,
+        platform,
+        settings: contentSettings(spec, variant),
+        target: deps.targetName,
+        version: task.version.version,
+        log: deps.log,
+      });
+    });
+    stopCheck();
     deps.log.progress(`${what}: bundling`);
     const bundle = join(dir, BUNDLE_FILE);
-    await createBundle({ sourceDir: tree, output: bundle, threads: deps.compressionThreads });
+    await deps.bundles.create({ sourceDir: tree, output: bundle, threads: deps.compressionThreads }, signal);
     await writeMetadataFile(join(dir, METADATA_FILE), prepared.metadata);
     await rm(tree, { recursive: true, force: true });
     deps.log.info(`${what}: bundled`);

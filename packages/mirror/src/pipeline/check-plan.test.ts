@@ -102,6 +102,7 @@ describe("formatCheckReport", () => {
       },
     ],
     ambiguities: [{ version: "1.2.0", platform: "linux/amd64", variant: "default", candidates: ["a", "b"] }],
+    published_reads: { tags: 4, summary: "used", summary_hits: 2, index_reads: 0 },
   };
 
   it("prints the resolved edge, the table, the counts and the ambiguities", () => {

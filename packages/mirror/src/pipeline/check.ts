@@ -1,3 +1,4 @@
+import type { SummaryUse } from "../plan/published.js";
 import type { Ambiguity } from "../plan/resolve-assets.js";
 import type { ResolvedBounds } from "../plan/window.js";
 import type { LoadedSpec } from "../spec/loader.js";
@@ -27,6 +28,17 @@ export interface CheckReport {
   rows: CheckRow[];
   /** Pairs whose assets are ambiguous (not published ones): `check` exits 65 when any. */
   ambiguities: Ambiguity[];
+  /** How the published state was read: one tag listing, then the summary and/or index reads. */
+  published_reads: PublishedReads;
+}
+
+export interface PublishedReads {
+  tags: number;
+  summary: SummaryUse;
+  /** Version record tags whose platforms came from the published summary. */
+  summary_hits: number;
+  /** Image indexes read one by one. */
+  index_reads: number;
 }
 
 /**
@@ -44,6 +56,12 @@ export async function runCheck(loaded: LoadedSpec, options: CheckOptions): Promi
     columns: run.columns.map((c) => c.id),
     rows: run.rows,
     ambiguities: run.ambiguities,
+    published_reads: {
+      tags: run.publishedReads.tagCount,
+      summary: run.publishedReads.summary,
+      summary_hits: run.publishedReads.summaryHits,
+      index_reads: run.publishedReads.indexReads,
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import { ExitCode, type Logger, PkgError } from "@pkg/common";
 import { openRegistry, type Target } from "@pkg/oci";
 import { compareVersions, parseVersion } from "@pkg/package";
 import type { HttpClient } from "../http/types.js";
-import { type PublishedVersions, readPublished } from "../plan/published.js";
+import { type PublishedState, type PublishedVersions, readPublished } from "../plan/published.js";
 import { versionKey } from "../plan/record-tags.js";
 import { type Ambiguity, assetSets, type CompiledAssetSet, compileAssetSet } from "../plan/resolve-assets.js";
 import { type ResolvedBounds, resolveBounds, selectInWindow } from "../plan/window.js";
@@ -30,6 +30,8 @@ export interface PlanRunOptions {
   http: HttpClient;
   /** Where published state is read; default the spec's `target` registry repository. */
   target?: Target;
+  /** Ignore the published summary and read every version's index. */
+  verifyPublished?: boolean;
 }
 
 /** A spec with the keys every run needs. */
@@ -46,6 +48,8 @@ export interface RunPlan {
   /** The chosen versions (newest first) and what the spec wants of each pair. */
   plan: PairPlan;
   published: Map<CompiledAssetSet, PublishedVersions>;
+  /** How the published state was learnt: tags listed, summary use, index reads. */
+  publishedReads: Omit<PublishedState, "sets">;
   /** Newest first, one per chosen version. */
   rows: CheckRow[];
   ambiguities: Ambiguity[];
@@ -91,16 +95,16 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
   const target =
     options.target ??
     openRegistry({ host: spec.target.registry, repository: spec.target.repository }, { env });
-  const state = await readPublished(
+  const { sets: publishedSets, ...publishedReads } = await readPublished(
     target,
     sets.map((set) => ({
       ...(set.variant === undefined ? {} : { variant: set.variant }),
       versions: versionsToAsk(plan, columns, set),
     })),
-    { log },
+    { log, verifyPublished: options.verifyPublished === true },
   );
   const published = new Map<CompiledAssetSet, PublishedVersions>(
-    sets.map((set, i) => [set, state.sets[i] ?? new Map()]),
+    sets.map((set, i) => [set, publishedSets[i] ?? new Map()]),
   );
   const { rows, ambiguities } = checkRows(plan, columns, published);
   return {
@@ -111,6 +115,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
     columns,
     plan,
     published,
+    publishedReads,
     rows,
     ambiguities,
   };

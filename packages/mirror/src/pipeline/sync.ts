@@ -2,15 +2,26 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { describeError, ExitCode, type Logger, PkgError } from "@pkg/common";
 import type { Target } from "@pkg/oci";
+import { createBundlePool } from "@pkg/package/bundle";
 import pLimit from "p-limit";
 import { createDownloader } from "../fetch/downloader.js";
 import type { HttpClient } from "../http/types.js";
 import { publishVersion, type VersionPlatform } from "../publish/index.js";
+import { observeIndexes } from "../publish/index-observer.js";
+import { updatePublishedSummary } from "../publish/published-summary.js";
 import { type Concurrency, defaultConcurrency } from "../spec/concurrency.js";
 import type { LoadedSpec } from "../spec/loader.js";
 import { DEFAULT_VERIFY } from "../spec/verify.js";
-import { type BuiltPair, buildPair, removeTaskDirectory, taskDirectory } from "./build-pair.js";
-import { planRun } from "./plan-run.js";
+import {
+  type BuildPairDeps,
+  type BuiltPair,
+  buildPair,
+  removeTaskDirectory,
+  type Slot,
+  taskDirectory,
+} from "./build-pair.js";
+import { planRun, type RunnableSpec } from "./plan-run.js";
+import { Semaphore } from "./semaphore.js";
 import {
   countPairs,
   noReuse,
@@ -18,7 +29,7 @@ import {
   type SyncReport,
   type SyncVersionResult,
 } from "./sync-report.js";
-import { planSync, type SyncTask, type VersionGroup } from "./sync-tasks.js";
+import { planSync, type SyncPlan, type SyncTask, type VersionGroup } from "./sync-tasks.js";
 
 export interface SyncOptions {
   workDir: string;
@@ -29,6 +40,8 @@ export interface SyncOptions {
   failFast?: boolean;
   /** Where to publish (a registry repository or an OCI layout). */
   target: Target;
+  /** Ignore the published summary and read every version's index. */
+  verifyPublished?: boolean;
   env: NodeJS.ProcessEnv;
   log: Logger;
   http: HttpClient;
@@ -79,7 +92,8 @@ const failedPair = (platform: string, error: { exitCode: ExitCode; message: stri
  */
 export async function runSync(loaded: LoadedSpec, options: SyncOptions): Promise<SyncReport> {
   const { log } = options;
-  const run = await planRun(loaded, options);
+  const observer = observeIndexes(options.target);
+  const run = await planRun(loaded, { ...options, target: observer.target });
   const { spec } = run;
   const plan = planSync(run, spec.versions);
   const report = (versions: SyncVersionResult[]): SyncReport => ({
@@ -91,56 +105,104 @@ export async function runSync(loaded: LoadedSpec, options: SyncOptions): Promise
   });
   if (options.dryRun) return report(plan.groups.map(dryRunGroup));
 
-  const concurrency = spec.concurrency ?? defaultConcurrency();
-  const workDir = resolve(options.workDir);
-  const downloader = createDownloader({
-    http: options.http,
-    verify: spec.verify ?? DEFAULT_VERIFY,
-    sourceType: spec.source.type,
-    maxDownloads: concurrency.max_downloads,
-    log,
-  });
-  const bundleLimit = pLimit(concurrency.max_bundles);
-  const deps = {
+  const results = await buildAndPublish(plan, {
+    ...options,
     spec,
     specDir: loaded.specDir,
-    targetName: run.target.displayName,
-    downloader,
-    bundleSlot: <T>(work: () => Promise<T>) => bundleLimit(work),
+    target: run.target,
+  });
+  await updatePublishedSummary(options.target, observer, log);
+  return report(results);
+}
+
+interface RunContext extends SyncOptions {
+  spec: RunnableSpec;
+  specDir: string;
+}
+
+function slot(size: number): Slot {
+  const limit = pLimit(size);
+  return (work) => limit(work);
+}
+
+/**
+ * Builds every task of the plan (downloads within `max_downloads`; unpacking, and bundling on
+ * worker threads, each within `max_bundles`) and pushes version after version, oldest first, as
+ * their builds complete, while later pairs go on building. With `failFast` the first failure
+ * aborts the run's signal: queued steps never start, running downloads and bundles are cut off,
+ * and no version is pushed after it (a version whose push has begun is completed, so that no
+ * version is left half tagged).
+ */
+async function buildAndPublish(plan: SyncPlan, context: RunContext): Promise<SyncVersionResult[]> {
+  const { spec, log } = context;
+  const concurrency = spec.concurrency ?? defaultConcurrency();
+  const workDir = resolve(context.workDir);
+  const stop = new AbortController();
+  const failed = () => {
+    if (context.failFast) stop.abort();
+  };
+  const bundles = createBundlePool(concurrency.max_bundles);
+  const deps: BuildPairDeps = {
+    spec,
+    specDir: context.specDir,
+    targetName: context.target.displayName,
+    downloader: createDownloader({
+      http: context.http,
+      verify: spec.verify ?? DEFAULT_VERIFY,
+      sourceType: spec.source.type,
+      maxDownloads: concurrency.max_downloads,
+      log,
+    }),
+    lookahead: new Semaphore(concurrency.max_downloads + 2 * concurrency.max_bundles),
+    // an unpacked tree waits for its bundle worker while the next one unpacks, and no more
+    pairSlot: slot(2 * concurrency.max_bundles),
+    unpackSlot: slot(concurrency.max_bundles),
+    bundles,
     compressionThreads: compressionThreads(concurrency, availableParallelism()),
     log,
+    signal: stop.signal,
   };
-  let stopped = false;
   const dirOf = (task: SyncTask) => taskDirectory(workDir, spec.name, task);
   const build = async (task: SyncTask): Promise<BuildOutcome> => {
-    if (stopped) return { ok: "cancelled" };
+    if (stop.signal.aborted) return { ok: "cancelled" };
     try {
       return { ok: true, built: await buildPair(task, dirOf(task), deps) };
     } catch (error) {
+      // once the run has stopped, a failure is the stop cutting the pair off
+      if (stop.signal.aborted) return { ok: "cancelled" };
       const failure = asPkgError(error);
       log.warn(`${task.version.version} ${task.column.id}: ${failure.message}`);
-      if (options.failFast) stopped = true;
+      failed();
       return { ok: false, error: failure };
     }
   };
   // every build starts now, oldest version first; the pools bound how many run at once
   const builds = new Map(plan.groups.flatMap((g) => g.tasks).map((task) => [task, build(task)]));
-  if (options.failFast && plan.groups.some((g) => g.refused.length > 0)) stopped = true;
-
-  const now = options.now ?? new Date();
-  const results: SyncVersionResult[] = [];
-  for (const group of plan.groups) {
-    const outcomes = await Promise.all(
-      group.tasks.map(async (task) => ({ task, outcome: await (builds.get(task) as Promise<BuildOutcome>) })),
-    );
-    if (stopped && (group.tasks.length > 0 || group.refused.length > 0)) {
-      results.push(stoppedGroup(group, outcomes));
-      continue;
+  if (plan.groups.some((g) => g.refused.length > 0)) failed();
+  try {
+    const now = context.now ?? new Date();
+    const results: SyncVersionResult[] = [];
+    for (const group of plan.groups) {
+      const outcomes = await Promise.all(
+        group.tasks.map(async (task) => ({
+          task,
+          outcome: await (builds.get(task) as Promise<BuildOutcome>),
+        })),
+      );
+      if (stop.signal.aborted && (group.tasks.length > 0 || group.refused.length > 0)) {
+        results.push(stoppedGroup(group, outcomes));
+        continue;
+      }
+      results.push(await publishGroup(group, outcomes, { ...context, now }, dirOf));
+      if (results.at(-1)?.platforms.some((p) => p.status === "failed")) failed();
     }
-    results.push(await publishGroup(group, outcomes, { ...options, spec, now, target: run.target }, dirOf));
-    if (options.failFast && results.at(-1)?.platforms.some((p) => p.status === "failed")) stopped = true;
+    return results;
+  } finally {
+    // after an unexpected error, nothing may go on building in the background
+    stop.abort();
+    await Promise.allSettled(builds.values());
+    await bundles.close();
   }
-  return report(results);
 }
 
 function groupVariant(group: VersionGroup): { variant?: string } {

@@ -1,8 +1,11 @@
-import { ExitCode, type Logger, PkgError, silentLogger } from "@pkg/common";
-import type { Platform, Target } from "@pkg/oci";
-import { platformKeyFromOci } from "@pkg/package";
+import { type Logger, silentLogger } from "@pkg/common";
+import type { Target } from "@pkg/oci";
+import { PUBLISHED_SUMMARY_TAG } from "@pkg/package";
 import pLimit from "p-limit";
+import { indexPlatformKeys } from "./index-platforms.js";
+import { readPublishedSummary, type SummaryRead } from "./read-summary.js";
 import { recordTagsToRead } from "./record-tags.js";
+import type { IndexRecord } from "./summary-document.js";
 
 /** Index reads in flight at once. */
 export const READ_CONCURRENCY = 16;
@@ -17,43 +20,79 @@ export interface PublishedQuery {
 /** Version text -> platform keys published, for the versions asked about that have any tag. */
 export type PublishedVersions = Map<string, Set<string>>;
 
+/** What became of the published summary in one read: see `readPublished`. */
+export type SummaryUse = "used" | "absent" | "invalid" | "ignored" | "unneeded";
+
 export interface PublishedState {
   /** One entry per query, in query order. */
   sets: PublishedVersions[];
   /** Tags the repository holds (one listing). */
   tagCount: number;
-  /** Index reads made. */
+  /**
+   * `used`: read and valid; `absent`: the repository has none; `invalid`: unreadable or failing
+   * verification (a warning was logged); `ignored`: `verifyPublished`; `unneeded`: no asked
+   * version has a tag, so nothing was read at all.
+   */
+  summary: SummaryUse;
+  /** Record tags whose platforms the summary gave. */
+  summaryHits: number;
+  /** Index reads made: record tags the summary did not cover (all of them without a summary). */
   indexReads: number;
 }
 
+export interface ReadPublishedOptions {
+  log?: Logger;
+  concurrency?: number;
+  /** Ignore the published summary and read every index (something other than pkg-mirror moved tags). */
+  verifyPublished?: boolean;
+}
+
 /**
- * What the target already holds for the versions asked about: one tag listing, then only the
- * indexes of the asked versions that have a tag (see `recordTagsToRead`), `READ_CONCURRENCY` at
- * a time. A version of the target that was not asked about costs nothing, and an asked version
- * without any tag is known unpublished from the listing alone.
+ * What the target already holds for the versions asked about: one tag listing, then the platforms
+ * of each asked version's record tags (see `recordTagsToRead`). A version of the target that was
+ * not asked about costs nothing, and an asked version without any tag is known unpublished from
+ * the listing alone.
  *
  * A published version's platforms live only in its own index: rolling tags (`latest`, `1.2`)
  * name, per platform, the newest version carrying it and say nothing of older ones, so reading
  * them cannot stand in for the per-version reads without reporting a missing platform as
- * published.
+ * published. The published summary (`__pkg.published`, written by sync) holds those indexes'
+ * platforms in one document, so a record tag it covers costs no read; a tag it lacks (pushed
+ * after it was written, or by another tool) is read, `READ_CONCURRENCY` at a time.
+ *
+ * The summary is trusted as far as pkg-mirror's own writes go: they only ever add platforms to a
+ * record tag, so a summary that lags behind them under-reports (sync then pushes again, which is
+ * harmless). A tool that shrinks or re-points tags makes it over-report: `verifyPublished`.
  */
 export async function readPublished(
   target: Target,
   queries: readonly PublishedQuery[],
-  options: { log?: Logger; concurrency?: number } = {},
+  options: ReadPublishedOptions = {},
 ): Promise<PublishedState> {
   const log = options.log ?? silentLogger;
   log.progress(`${target.displayName}: listing tags`);
   const tags = await target.listTags();
   const plans = queries.map((q) => recordTagsToRead(tags, q.variant, q.versions));
   const unique = [...new Set(plans.flatMap((plan) => [...plan.values()].flat()))];
-  if (unique.length > 0) log.progress(`${target.displayName}: reading ${unique.length} image indexes`);
+  const { use, summary } = await summaryFor(target, tags, unique.length > 0, options);
+  if (summary.status === "invalid") {
+    log.warn(
+      `${target.displayName}: ignoring the published summary (${summary.reason}); reading the image indexes`,
+    );
+  }
+  const known = summary.status === "valid" ? summary.tags : new Map<string, IndexRecord>();
+  const toRead = unique.filter((tag) => !known.has(tag));
+  if (toRead.length > 0) log.progress(`${target.displayName}: reading ${toRead.length} image indexes`);
   const limit = pLimit(options.concurrency ?? READ_CONCURRENCY);
-  const platformsByTag = new Map(
-    await Promise.all(
-      unique.map((tag) => limit(async () => [tag, await readIndexPlatforms(target, tag)] as const)),
-    ),
-  );
+  const platformsByTag = new Map<string, readonly string[]>([
+    ...unique.flatMap((tag) => {
+      const record = known.get(tag);
+      return record ? [[tag, record.platforms] as const] : [];
+    }),
+    ...(await Promise.all(
+      toRead.map((tag) => limit(async () => [tag, await readIndexPlatforms(target, tag)] as const)),
+    )),
+  ]);
   const sets = plans.map((plan) => {
     const published: PublishedVersions = new Map();
     for (const [version, recordTags] of plan) {
@@ -63,7 +102,27 @@ export async function readPublished(
     }
     return published;
   });
-  return { sets, tagCount: tags.length, indexReads: unique.length };
+  return {
+    sets,
+    tagCount: tags.length,
+    summary: use,
+    summaryHits: unique.length - toRead.length,
+    indexReads: toRead.length,
+  };
+}
+
+async function summaryFor(
+  target: Target,
+  tags: readonly string[],
+  needed: boolean,
+  options: ReadPublishedOptions,
+): Promise<{ use: SummaryUse; summary: SummaryRead }> {
+  const none = { status: "absent" } as const;
+  if (!needed) return { use: "unneeded", summary: none };
+  if (options.verifyPublished) return { use: "ignored", summary: none };
+  if (!tags.includes(PUBLISHED_SUMMARY_TAG)) return { use: "absent", summary: none };
+  const summary = await readPublishedSummary(target);
+  return { use: summary.status === "valid" ? "used" : summary.status, summary };
 }
 
 /**
@@ -73,23 +132,7 @@ export async function readPublished(
  */
 export async function readIndexPlatforms(target: Target, tag: string): Promise<string[]> {
   const stored = await target.fetchManifest(tag);
-  if (!stored) return [];
-  let doc: { manifests?: unknown };
-  try {
-    doc = JSON.parse(stored.bytes.toString("utf8")) as { manifests?: unknown };
-  } catch (error) {
-    throw new PkgError(ExitCode.Data, `${target.displayName}:${tag} is not JSON`, { cause: error });
-  }
-  if (!Array.isArray(doc.manifests)) {
-    throw new PkgError(
-      ExitCode.Data,
-      `${target.displayName}:${tag} holds a single manifest, not an image index`,
-    );
-  }
-  return (doc.manifests as Array<{ platform?: Platform }>).flatMap((entry) => {
-    const key = entry.platform ? platformKeyFromOci(entry.platform) : undefined;
-    return key ? [key.key] : [];
-  });
+  return stored ? indexPlatformKeys(stored.bytes, `${target.displayName}:${tag}`) : [];
 }
 
 /** A wanted pair against the target: `new` (version unpublished), `published`, or `missing` (a platform absent from a published version). */

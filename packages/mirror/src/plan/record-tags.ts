@@ -3,6 +3,7 @@ import {
   isPrerelease,
   matchVersion,
   parseTag,
+  type TagInfo,
   type Version,
   withoutBuild,
 } from "@pkg/package";
@@ -54,12 +55,25 @@ export function versionKey(text: string): string | undefined {
   return typeof version === "string" ? undefined : formatVersion(withoutBuild(version));
 }
 
+type RecordTagInfo = Extract<TagInfo, { kind: "primary" | "exact" | "rolling" }> & { version: Version };
+
+/** The tag read as a version record (primary, exact, or a series read as a version), else undefined. */
+function recordTagInfo(tag: string): RecordTagInfo | undefined {
+  const info = parseTag(tag);
+  if (info.kind !== "primary" && info.kind !== "exact" && info.kind !== "rolling") return undefined;
+  return info.version === undefined ? undefined : { ...info, version: info.version };
+}
+
+/** Whether `recordTagsToRead` may ever name the tag, for some variant and wanted version. */
+export function isRecordTag(tag: string): boolean {
+  return recordTagInfo(tag) !== undefined;
+}
+
 function groupRecords(tags: Iterable<string>, variant: string | undefined): Map<string, Records> {
   const records = new Map<string, Records>();
   for (const tag of tags) {
-    const info = parseTag(tag);
-    if (info.kind !== "primary" && info.kind !== "exact" && info.kind !== "rolling") continue;
-    if (info.variant !== variant || info.version === undefined) continue;
+    const info = recordTagInfo(tag);
+    if (info === undefined || info.variant !== variant) continue;
     const version = withoutBuild(info.version);
     const text = formatVersion(version);
     const record = records.get(text) ?? { version, builds: [] };

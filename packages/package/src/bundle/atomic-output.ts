@@ -1,11 +1,22 @@
 import { randomBytes } from "node:crypto";
-import { rename, rm } from "node:fs/promises";
+import { readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { describeError, isPkgError, PkgError } from "@pkg/common";
 
 /** A hidden, unique name in the same directory as `target`, so that renaming it onto `target` is atomic. */
 export function tempPathBeside(target: string): string {
   return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.partial`);
+}
+
+/**
+ * Removes what an interrupted writer left beside `target`: its temporary files and those of its
+ * companions named `<target>.<suffix>` (a worker terminated mid-write cannot clean up after itself).
+ */
+export async function removeTempFilesBeside(target: string): Promise<void> {
+  const prefix = `.${basename(target)}.`;
+  const names = await readdir(dirname(target)).catch(() => []);
+  const stale = names.filter((name) => name.startsWith(prefix) && name.endsWith(".partial"));
+  await Promise.all(stale.map((name) => rm(join(dirname(target), name), { recursive: true, force: true })));
 }
 
 /**

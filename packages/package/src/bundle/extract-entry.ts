@@ -1,4 +1,4 @@
-import { link, mkdir, open, symlink, unlink } from "node:fs/promises";
+import { type FileHandle, link, mkdir, open, symlink, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { dataError } from "@pkg/common";
 import type { Header } from "tar-stream";
@@ -7,14 +7,39 @@ import { archivePathSegments, type ExtractionRecord } from "./extract-guard.js";
 /** Set-uid, set-gid and sticky bits are dropped: a pulled package never grants more than rwx. */
 const PERMISSIONS = 0o777;
 
+/** Body chunks gathered into one `writev`: a decompressor gives chunks of a few KiB each. */
+const BATCH_BYTES = 1 << 20;
+
+/** Writes `chunks` whole: a short `writev` goes on from where it stopped. */
+async function writeAll(handle: FileHandle, chunks: Uint8Array[]): Promise<void> {
+  let rest = chunks;
+  while (rest.length > 0) {
+    let { bytesWritten } = await handle.writev(rest);
+    while (rest.length > 0 && bytesWritten >= (rest[0] as Uint8Array).length) {
+      bytesWritten -= (rest[0] as Uint8Array).length;
+      rest = rest.slice(1);
+    }
+    if (bytesWritten > 0) rest = [(rest[0] as Uint8Array).subarray(bytesWritten), ...rest.slice(1)];
+  }
+}
+
 async function writeBody(target: string, body: AsyncIterable<unknown>, mode: number): Promise<void> {
   const handle = await open(target, "wx");
   try {
+    // the parser hands out views of buffers it does not reuse, so holding them until the write is safe
+    let batch: Uint8Array[] = [];
+    let batched = 0;
     for await (const chunk of body) {
       if (!(chunk instanceof Uint8Array))
         throw new TypeError("the tar parser gave a chunk that is not bytes");
-      await handle.write(chunk);
+      batch.push(chunk);
+      batched += chunk.length;
+      if (batched < BATCH_BYTES) continue;
+      await writeAll(handle, batch);
+      batch = [];
+      batched = 0;
     }
+    await writeAll(handle, batch);
     await handle.chmod(mode);
   } finally {
     await handle.close();

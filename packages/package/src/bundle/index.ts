@@ -14,3 +14,4 @@ export {
   planBundle,
   sourceDateEpoch,
 } from "./options.js";
+export { type BundlePool, createBundlePool } from "./worker-pool.js";

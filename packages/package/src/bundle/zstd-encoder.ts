@@ -12,14 +12,23 @@ const OUTPUT_BYTES = 1 << 20;
 const PRESPLITTER = { zstdVersion: 10507, parameter: 1017, off: 1 };
 
 /**
+ * Contexts of finished encoders, reset and kept for the next one on the same thread: a context
+ * holds tens of megabytes the garbage collector does not see, so a thread that allocates little
+ * (a bundle worker) would otherwise pile them up. A reset context compresses as a new one does.
+ */
+const spareContexts: binding.CCtx[] = [];
+const MAX_SPARE_CONTEXTS = 2;
+
+/**
  * zstd through the library's streaming call, on the calling thread, writing into one reused output
  * buffer. Always in multi-threaded mode (at least one worker): compression then runs off the main
  * thread, and the output is the same for every worker count.
  */
 export class ZstdEncoder implements Encoder {
-  readonly #cctx = new binding.CCtx();
+  readonly #cctx = spareContexts.pop() ?? new binding.CCtx();
   readonly #output = Buffer.allocUnsafeSlow(OUTPUT_BYTES);
   readonly #emit: Emit;
+  #released = false;
 
   constructor(level: number, workers: number, emit: Emit) {
     this.#cctx.setParameter(binding.CParameter.compressionLevel, level);
@@ -37,11 +46,20 @@ export class ZstdEncoder implements Encoder {
 
   end(): void {
     this.#compress(Buffer.alloc(0), binding.EndDirective.end);
+    this.#release();
   }
 
-  /** Drops the unfinished frame; the context and its workers go with the garbage collector. */
+  /** Drops the unfinished frame. */
   abort(): void {
-    this.#cctx.reset(binding.ResetDirective.sessionOnly);
+    this.#release();
+  }
+
+  /** Resets the context (frame and parameters) for the next encoder; this one is done. */
+  #release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.#cctx.reset(binding.ResetDirective.sessionAndParameters);
+    if (spareContexts.length < MAX_SPARE_CONTEXTS) spareContexts.push(this.#cctx);
   }
 
   #compress(input: Buffer, directive: binding.EndDirective): void {

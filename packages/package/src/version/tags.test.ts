@@ -108,6 +108,7 @@ describe("parseTag", () => {
     ["latest", { kind: "rolling", series: [] }],
     ["debug", { kind: "rolling", variant: "debug", series: [] }],
     ["__pkg.desc", { kind: "description" }],
+    ["__pkg.published", { kind: "published-summary" }],
     [`sha256-${hex}`, { kind: "referrer", digest: `sha256:${hex}` }],
     [`sha256-${hex}.sig`, { kind: "referrer", digest: `sha256:${hex}` }],
     ["sha256-abc", { kind: "other" }],

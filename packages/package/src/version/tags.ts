@@ -1,5 +1,5 @@
 import { ExitCode, PkgError } from "@pkg/common";
-import { DESCRIPTION_TAG } from "../media-types.js";
+import { DESCRIPTION_TAG, PUBLISHED_SUMMARY_TAG } from "../media-types.js";
 import {
   formatVersion,
   isPrerelease,
@@ -117,6 +117,8 @@ export type TagInfo =
   | { kind: "rolling"; tag: string; variant?: string; series: readonly string[]; version?: Version }
   /** The description manifest, `__pkg.desc`. */
   | { kind: "description"; tag: string }
+  /** pkg-mirror's summary of what is published, `__pkg.published`. */
+  | { kind: "published-summary"; tag: string }
   /** A signature or other referrer in the tag scheme: `sha256-<hex>` (with cosign's `.sig`/`.att`/... suffix). */
   | { kind: "referrer"; tag: string; digest: string }
   | { kind: "other"; tag: string };
@@ -125,6 +127,7 @@ const referrerPattern = /^sha256-([0-9a-f]{64})(?:\.[a-z]+)?$/;
 
 export function parseTag(tag: string): TagInfo {
   if (tag === DESCRIPTION_TAG) return { kind: "description", tag };
+  if (tag === PUBLISHED_SUMMARY_TAG) return { kind: "published-summary", tag };
   const referrer = referrerPattern.exec(tag);
   if (referrer) return { kind: "referrer", tag, digest: `sha256:${referrer[1]}` };
   if (tag === LATEST_TAG) return { kind: "rolling", tag, series: [] };

@@ -16,6 +16,10 @@ export function checkCommand() {
     .option("--version <version>", "report this version only")
     .option("--latest", "report the newest version inside the window only")
     .option(
+      "--verify-published",
+      "ignore the published summary (__pkg.published) and read every published version's index: for when something other than pkg-mirror moved tags",
+    )
+    .option(
       "--repo-root <dir>",
       "repository root (default: the nearest directory above the spec holding .git)",
     )
@@ -43,6 +47,7 @@ naming it.`,
         const report = await runCheck(loaded, {
           ...(options.version === undefined ? {} : { version: options.version }),
           latest: options.latest === true,
+          verifyPublished: options.verifyPublished === true,
           env: process.env,
           log,
           http,

@@ -18,6 +18,10 @@ export function syncCommand() {
     .option("--version <version>", "sync this version only")
     .option("--latest", "sync the newest version inside the window only")
     .option("--fail-fast", "stop at the first failed pair (default: the other pairs go on)")
+    .option(
+      "--verify-published",
+      "ignore the published summary (__pkg.published) and read every published version's index: for when something other than pkg-mirror moved tags",
+    )
     .option("--layout <dir>", "publish into an OCI image layout under DIR instead of the spec's registry")
     .option(
       "--repo-root <dir>",
@@ -52,6 +56,7 @@ the version is green. A failed pair publishes nothing for itself and makes the r
           ...(options.version === undefined ? {} : { version: options.version }),
           latest: options.latest === true,
           failFast: options.failFast === true,
+          verifyPublished: options.verifyPublished === true,
           target,
           env,
           log,

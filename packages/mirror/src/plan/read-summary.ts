@@ -1,0 +1,33 @@
+import { describeError } from "@pkg/common";
+import type { Target } from "@pkg/oci";
+import { PUBLISHED_SUMMARY_TAG } from "@pkg/package";
+import { parseSummary, type SummaryTags } from "./summary-document.js";
+import { summaryConfig } from "./summary-manifest.js";
+
+export type SummaryRead =
+  | { status: "absent" }
+  /** Unreadable, malformed or failing verification: to be ignored, `reason` says why. */
+  | { status: "invalid"; reason: string }
+  | { status: "valid"; tags: SummaryTags };
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The target's published summary (manifest and config blob: two requests). Never throws: the
+ * summary is a cache, so any failure to read or verify it is reported for the caller to fall back.
+ */
+export async function readPublishedSummary(target: Target): Promise<SummaryRead> {
+  try {
+    const stored = await target.fetchManifest(PUBLISHED_SUMMARY_TAG);
+    if (!stored) return { status: "absent" };
+    const config = summaryConfig(stored.bytes);
+    const bytes = await readAll(await target.fetchBlob(config.digest, config.size));
+    return { status: "valid", tags: parseSummary(bytes) };
+  } catch (error) {
+    return { status: "invalid", reason: describeError(error).line };
+  }
+}

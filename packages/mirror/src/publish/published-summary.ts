@@ -1,0 +1,61 @@
+import { describeError, type Logger } from "@pkg/common";
+import { MediaType, memoryBlob, type Target } from "@pkg/oci";
+import { PUBLISHED_SUMMARY_TAG } from "@pkg/package";
+import { readPublishedSummary } from "../plan/read-summary.js";
+import { type IndexRecord, type SummaryTags, serializeSummary } from "../plan/summary-document.js";
+import { EMPTY_JSON, summaryManifest } from "../plan/summary-manifest.js";
+import type { IndexObserver } from "./index-observer.js";
+import { mergeSummary } from "./summary-merge.js";
+
+export type SummaryUpdate =
+  /** Nothing was seen this run, or the summary already said it all. */
+  | { status: "unchanged" }
+  | { status: "written"; tags: number; digest: string }
+  /** The run is not failed for this: the tags stay the truth, the summary is a cache. */
+  | { status: "failed"; message: string };
+
+/**
+ * After a sync: read-modify-write the target's published summary (`__pkg.published`) with what
+ * the run saw behind each version record tag (`observer`: the indexes its pushes wrote and
+ * verified, and those its plan read). Starts from the current summary when valid, drops tags no
+ * longer listed. A failure is logged as a warning and returned, never thrown.
+ */
+export async function updatePublishedSummary(
+  target: Target,
+  observer: Pick<IndexObserver, "seen">,
+  log: Logger,
+): Promise<SummaryUpdate> {
+  if (observer.seen.size === 0) return { status: "unchanged" };
+  try {
+    const listed = new Set(await target.listTags());
+    const current = listed.has(PUBLISHED_SUMMARY_TAG) ? await readPublishedSummary(target) : undefined;
+    if (current?.status === "invalid")
+      log.warn(`${target.displayName}: replacing the published summary (${current.reason})`);
+    const currentTags = current?.status === "valid" ? current.tags : undefined;
+    const next = mergeSummary(currentTags, observer.seen, listed);
+    if (currentTags && sameSummary(currentTags, next)) return { status: "unchanged" };
+    const digest = await writeSummary(target, next);
+    return { status: "written", tags: next.size, digest };
+  } catch (error) {
+    const message = describeError(error).line;
+    log.warn(
+      `${target.displayName}: the published summary was not updated (${message}); the next check reads the indexes it lacks`,
+    );
+    return { status: "failed", message };
+  }
+}
+
+function sameSummary(a: ReadonlyMap<string, IndexRecord>, b: ReadonlyMap<string, IndexRecord>): boolean {
+  return serializeSummary(a).equals(serializeSummary(b));
+}
+
+/** Config blob and empty layer first, then the manifest under the reserved tag. */
+async function writeSummary(target: Target, tags: SummaryTags): Promise<string> {
+  const config = memoryBlob(serializeSummary(tags));
+  const empty = memoryBlob(EMPTY_JSON);
+  await target.pushBlob(config);
+  await target.pushBlob(empty);
+  const manifest = summaryManifest(config, empty);
+  const descriptor = await target.pushManifest(manifest, MediaType.ImageManifest, PUBLISHED_SUMMARY_TAG);
+  return descriptor.digest;
+}
