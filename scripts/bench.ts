@@ -1,5 +1,6 @@
-// `npm run bench [create|push|check|sync] [-- runs]`: the benchmarks of the package tool, each comparing
+// `npm run bench [create|push|check|sync|catalog] [-- runs]`: the benchmarks of the package tool, each comparing
 // against its reference tool in the same run and printing the figures and the goals.
+import { formatCatalogBench, runCatalogBench } from "./bench/catalog.js";
 import { formatCheckBench, runCheckBench } from "./bench/check.js";
 import { formatCreateBench, runCreateBench } from "./bench/create.js";
 import { formatPushBench, runPushBench } from "./bench/push.js";
@@ -7,8 +8,11 @@ import { formatSyncBench, runSyncBench } from "./bench/sync.js";
 
 const which = process.argv[2] ?? "all";
 const runs = process.argv[3] ? Number(process.argv[3]) : undefined;
-if (!["all", "create", "push", "check", "sync"].includes(which) || (runs !== undefined && !(runs >= 1))) {
-  process.stderr.write("usage: npm run bench [-- all|create|push|check|sync [runs]]\n");
+if (
+  !["all", "create", "push", "check", "sync", "catalog"].includes(which) ||
+  (runs !== undefined && !(runs >= 1))
+) {
+  process.stderr.write("usage: npm run bench [-- all|create|push|check|sync|catalog [runs]]\n");
   process.exit(64);
 }
 
@@ -30,7 +34,12 @@ if (which === "all" || which === "check") {
 }
 if (which === "all" || which === "sync") {
   const result = await runSyncBench();
-  process.stdout.write(`${formatSyncBench(result)}\n`);
+  process.stdout.write(`${formatSyncBench(result)}\n\n`);
+  ok &&= result.ok;
+}
+if (which === "all" || which === "catalog") {
+  const result = await runCatalogBench();
+  process.stdout.write(`${formatCatalogBench(result)}\n`);
   ok &&= result.ok;
 }
 process.stdout.write(ok ? "all goals met\n" : "some goals NOT met\n");

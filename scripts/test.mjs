@@ -21,6 +21,8 @@ const debianPackages = {
   bzip2: "/usr/bin/bzip2",
   zip: "/usr/bin/zip",
   binutils: "/usr/bin/readelf",
+  git: "/usr/bin/git",
+  chromium: "/usr/bin/chromium",
 };
 
 function run(command, args, options = {}) {

@@ -1,3 +1,10 @@
+export {
+  type AxeViolation,
+  axeViolations,
+  chromiumPath,
+  launchChromium,
+  type RunningChromium,
+} from "./browser.js";
 export type { FaultAction, FaultPlan } from "./fault-plan.js";
 export { type FaultProxy, startFaultProxy } from "./fault-proxy.js";
 export { type RequestHandler, startHttpServer, type TestServer } from "./http-server.js";
@@ -8,5 +15,6 @@ export type { RegistryUser } from "./registry-user.js";
 export { type CliResult, runCli } from "./run-cli.js";
 export { type CommandResult, type CompletedProcess, runCommand, spawnCollect } from "./run-command.js";
 export { type SentResponse, sendRequest } from "./send-request.js";
+export { contentTypeOf, serveDirectory } from "./static-server.js";
 export { type TempDir, tempDir } from "./temp-dir.js";
 export { createTestCa, type IssuedCert, type TestCa } from "./test-ca.js";

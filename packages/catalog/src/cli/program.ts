@@ -1,5 +1,9 @@
 import { readFileSync } from "node:fs";
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { buildCommand } from "./commands/build.js";
+import { ciCommand } from "./commands/ci.js";
+import { devCommand } from "./commands/dev.js";
+import { validateCommand } from "./commands/validate.js";
 
 const version = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
@@ -16,5 +20,9 @@ export function buildProgram(): CommandUnknownOpts {
 Exit codes: 0 ok, 1 failed, 64 usage, 65 bad config or index data, 69 unavailable (a source
 cannot be fetched, a busy --port), 74 I/O.`,
     );
+  program.addCommand(validateCommand());
+  program.addCommand(buildCommand());
+  program.addCommand(ciCommand());
+  program.addCommand(devCommand());
   return program;
 }

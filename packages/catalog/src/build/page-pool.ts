@@ -1,0 +1,70 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { ExitCode, PkgError } from "@pkg/common";
+import type { SiteChrome } from "../site/render/chrome.js";
+import { type PageJob, type PageResult, runPageJob } from "./page-job.js";
+
+/** Renders and writes package pages, off the main thread when it can. */
+export interface PageRenderer {
+  run(job: Omit<PageJob, "id">): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The compiled worker; the same file whether this module runs from src (tests) or dist. */
+const workerFile = fileURLToPath(new URL("../../dist/build/page-worker.js", import.meta.url));
+
+/** Each worker's heap is kept small: a page's garbage never needs more, and the build's peak memory
+ *  is the sum of every heap. */
+const workerLimits = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
+
+function inThread(chrome: SiteChrome): PageRenderer {
+  return { run: async (job) => runPageJob(chrome, { ...job, id: 0 }), close: async () => {} };
+}
+
+/**
+ * `size` workers rendering README Markdown and package pages and writing them, each job going to the
+ * least busy worker; the main thread's heap then never holds the pages. Without the compiled worker
+ * (sources that were never built) the pages render in this thread.
+ */
+export function createPageRenderer(chrome: SiteChrome, size: number): PageRenderer {
+  if (size < 1 || !existsSync(workerFile)) return inThread(chrome);
+  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  const load = new Array<number>(size).fill(0);
+  let nextId = 0;
+  let failure: Error | undefined;
+  const workers = load.map((_, i) => {
+    // execArgv is not inherited: a TypeScript loader or `--conditions=source` of the parent would make
+    // the compiled worker resolve workspace packages to their sources
+    const worker = new Worker(workerFile, { workerData: chrome, resourceLimits: workerLimits, execArgv: [] });
+    worker.on("message", (result: PageResult) => {
+      load[i] = (load[i] ?? 1) - 1;
+      const job = pending.get(result.id);
+      pending.delete(result.id);
+      if ("error" in result) job?.reject(new PkgError(result.exitCode as ExitCode, result.error));
+      else job?.resolve();
+    });
+    worker.on("error", (error) => {
+      failure = new PkgError(ExitCode.Failed, `a page worker failed: ${error.message}`, { cause: error });
+      for (const job of pending.values()) job.reject(failure);
+      pending.clear();
+    });
+    return worker;
+  });
+  return {
+    run(job) {
+      if (failure) return Promise.reject(failure);
+      let target = 0;
+      for (let i = 1; i < size; i++) if ((load[i] ?? 0) < (load[target] ?? 0)) target = i;
+      load[target] = (load[target] ?? 0) + 1;
+      const id = nextId++;
+      return new Promise<void>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        workers[target]?.postMessage({ ...job, id } satisfies PageJob);
+      });
+    },
+    async close() {
+      await Promise.all(workers.map((worker) => worker.terminate()));
+    },
+  };
+}

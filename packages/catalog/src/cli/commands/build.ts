@@ -1,0 +1,33 @@
+import { Command } from "@commander-js/extra-typings";
+import { parseFormat, printJson, stderrLogger } from "@pkg/common";
+import { buildCatalog } from "../../build/build-catalog.js";
+import { summaryLine } from "../../build/report.js";
+import { DEFAULT_CONFIG_FILE } from "../../config/load.js";
+
+export function buildCommand() {
+  return new Command("build")
+    .description("Render the catalog site into a directory, replacing its previous content atomically.")
+    .argument("[config]", "the config file", DEFAULT_CONFIG_FILE)
+    .requiredOption("--out <dir>", "output directory (replaced only when the build succeeds)")
+    .option("--cache-dir <dir>", "cache for url sources (revalidated with ETags)")
+    .option("--format <format>", "output: text or json", parseFormat, "text" as const)
+    .addHelpText(
+      "after",
+      `
+Progress and warnings go to stderr, then "built N packages from M indexes into DIR in S s".
+With --format json, stdout gets the build report. A failed build leaves the previous output as it was.
+Exit codes: 65 bad config or index data, 69 a source cannot be fetched, 74 I/O.`,
+    )
+    .action(async (file, options) => {
+      const logger = stderrLogger();
+      const report = await buildCatalog({
+        configPath: file,
+        outDir: options.out,
+        ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+        warn: (line) => logger.warn(line),
+        log: (line) => logger.progress(line),
+      });
+      logger.info(summaryLine(report));
+      if (options.format === "json") printJson(report);
+    });
+}

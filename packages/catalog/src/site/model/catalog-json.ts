@@ -1,0 +1,60 @@
+import type { PackageView, SiteModel } from "./types.js";
+
+/** One package in `/catalog.json`: what the command palette searches and machines read. */
+export interface CatalogJsonPackage {
+  name: string;
+  route: string;
+  index: string;
+  title: string;
+  description: string;
+  keywords: string[];
+  latest: string | null;
+  platforms: string[];
+  status: string;
+}
+
+export interface CatalogJson {
+  format_version: 1;
+  indexes: {
+    label: string;
+    route: string;
+    root: boolean;
+    default: boolean;
+    excludeFromAll: boolean;
+    packages: number;
+  }[];
+  packages: CatalogJsonPackage[];
+}
+
+/** `os/arch` or `os/arch (libc)`. */
+export function platformLabels(pkg: PackageView): string[] {
+  return pkg.platforms.map((p) => (p.libc ? `${p.os}/${p.arch} (${p.libc})` : `${p.os}/${p.arch}`));
+}
+
+/** Every package of every index, including indexes kept out of `all`. */
+export function catalogJson(model: SiteModel): CatalogJson {
+  return {
+    format_version: 1,
+    indexes: model.indexes.map((index) => ({
+      label: index.label,
+      route: index.route,
+      root: index.root,
+      default: index.isDefault,
+      excludeFromAll: index.excludeFromAll,
+      packages: index.packages.length,
+    })),
+    packages: model.indexes.flatMap((index) =>
+      index.packages.map((pkg) => ({
+        name: pkg.name,
+        route: pkg.route,
+        index: index.label,
+        title: pkg.title,
+        description: pkg.description,
+        keywords: pkg.keywords,
+        latest: pkg.latest ?? null,
+        platforms: platformLabels(pkg),
+        status: pkg.status,
+      })),
+    ),
+  };
+}

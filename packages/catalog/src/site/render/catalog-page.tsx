@@ -1,0 +1,142 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+import type { CatalogTab, Facet, SiteModel } from "../model/types.js";
+import { scripts } from "./chrome.js";
+import { PackageCard } from "./package-card.js";
+
+/** How many keywords the rail shows: the most frequent ones. */
+const keywordRailSize = 40;
+
+function Tabs({ model, active }: { model: SiteModel; active: CatalogTab }) {
+  return (
+    <nav class="tabs" aria-label="Indexes">
+      <ul>
+        {model.tabs.map((tab) => (
+          <li key={tab.id}>
+            <a href={tab.route} aria-current={tab === active ? "page" : undefined} data-tab={tab.id}>
+              {tab.label} <span class="count">{tab.packages.length}</span>
+              {tab.isDefault && <span class="badge">default</span>}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function Options({ facets, any }: { facets: Facet[]; any: string }) {
+  return (
+    <>
+      <option value="">{any}</option>
+      {facets.map((f) => (
+        <option value={f.value} key={f.value}>
+          {f.value} ({f.count})
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** Filters, search, sort and view switch: hidden until the catalog script enhances them, since they
+ *  do nothing without it. Their names are the URL query keys. */
+function Controls({ tab }: { tab: CatalogTab }) {
+  return (
+    <form class="controls" aria-label="Filter packages" data-controls hidden>
+      <div class="control control-search">
+        <label for="f-q">Search</label>
+        <input id="f-q" type="search" name="q" autocomplete="off" />
+      </div>
+      <div class="control">
+        <label for="f-os">OS</label>
+        <select id="f-os" name="os">
+          <Options facets={tab.oses} any="any" />
+        </select>
+      </div>
+      <div class="control">
+        <label for="f-status">Status</label>
+        <select id="f-status" name="status">
+          <option value="">any</option>
+          <option value="active">active</option>
+          <option value="deprecated">deprecated</option>
+          <option value="yanked">yanked</option>
+        </select>
+      </div>
+      <div class="control">
+        <label for="f-sort">Sort</label>
+        <select id="f-sort" name="sort">
+          <option value="">name</option>
+          <option value="updated">recently updated</option>
+          <option value="title">title</option>
+        </select>
+      </div>
+      <fieldset class="control view-switch">
+        <legend>View</legend>
+        <label>
+          <input type="radio" name="view" value="" checked /> grid
+        </label>
+        <label>
+          <input type="radio" name="view" value="table" /> table
+        </label>
+      </fieldset>
+      <input type="hidden" name="kw" value="" />
+    </form>
+  );
+}
+
+function KeywordRail({ tab }: { tab: CatalogTab }) {
+  if (tab.keywords.length === 0) return null;
+  return (
+    <nav class="keyword-rail" aria-label="Keywords" data-keywords hidden>
+      <h2>Keywords</h2>
+      <ul>
+        {tab.keywords.slice(0, keywordRailSize).map((k) => (
+          <li key={k.value}>
+            <a href={`?kw=${encodeURIComponent(k.value)}`} data-kw={k.value}>
+              {k.value} <span class="count">{k.count}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export interface CatalogPageBody {
+  heading: string;
+  intro?: string;
+}
+
+/** The catalog view of one tab: the page at `/`, `/all/` and `/index/<label>/` share it. */
+export function CatalogView({
+  model,
+  tab,
+  heading,
+  intro,
+}: { model: SiteModel; tab: CatalogTab } & CatalogPageBody) {
+  return (
+    <div class="catalog" data-catalog={tab.id}>
+      <h1>{heading}</h1>
+      {intro && <p class="intro">{intro}</p>}
+      <Tabs model={model} active={tab} />
+      <div class="catalog-body">
+        <KeywordRail tab={tab} />
+        <section class="results" aria-labelledby="results-h">
+          <h2 id="results-h" class="visually-hidden">
+            Packages
+          </h2>
+          <Controls tab={tab} />
+          <p class="result-count" aria-live="polite" data-count>
+            {tab.packages.length} {tab.packages.length === 1 ? "package" : "packages"}
+          </p>
+          <ul class="pkgs" data-list>
+            {tab.packages.map((pkg) => (
+              <PackageCard pkg={pkg} key={pkg.name} />
+            ))}
+          </ul>
+        </section>
+      </div>
+    </div>
+  );
+}
+
+export const catalogModules = [scripts.catalog];

@@ -1,0 +1,65 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+import { indexRoute } from "../model/routes.js";
+import type { CatalogTab, PackageView, SiteModel } from "../model/types.js";
+import { CatalogView, catalogModules } from "./catalog-page.js";
+import type { SiteChrome } from "./chrome.js";
+import { renderDocument } from "./html.js";
+import { Page } from "./layout.js";
+import { PackagePage } from "./package-page.js";
+import { DocsPage, NotFoundPage } from "./simple-pages.js";
+
+/** A catalog page: `/` (the default tab), `/all/` or `/index/<label>/`. */
+export function catalogDocument(
+  chrome: SiteChrome,
+  model: SiteModel,
+  tab: CatalogTab,
+  route: string,
+): string {
+  const front = route === "/";
+  const title = front ? chrome.title : tab.id === "all" ? "All packages" : `${tab.label} packages`;
+  return renderDocument(
+    <Page chrome={chrome} title={title} route={route} modules={catalogModules}>
+      <CatalogView
+        model={model}
+        tab={tab}
+        heading={front ? chrome.title : title}
+        intro={front ? chrome.description : undefined}
+      />
+    </Page>,
+  );
+}
+
+export function packageDocument(
+  chrome: SiteChrome,
+  pkg: PackageView,
+  readmeHtml: string | undefined,
+  successorRoute: string | undefined,
+): string {
+  return renderDocument(
+    <Page chrome={chrome} title={pkg.title} route={pkg.route} description={pkg.description || undefined}>
+      <PackagePage
+        pkg={pkg}
+        indexRoute={indexRoute(pkg.indexLabel)}
+        readmeHtml={readmeHtml}
+        successorRoute={successorRoute}
+      />
+    </Page>,
+  );
+}
+
+export function docsDocument(chrome: SiteChrome, title: string, route: string, html: string): string {
+  return renderDocument(
+    <Page chrome={chrome} title={title} route={route}>
+      <DocsPage html={html} />
+    </Page>,
+  );
+}
+
+export function notFoundDocument(chrome: SiteChrome): string {
+  return renderDocument(
+    <Page chrome={chrome} title="Page not found" route="/404.html">
+      <NotFoundPage />
+    </Page>,
+  );
+}

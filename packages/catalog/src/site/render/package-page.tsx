@@ -1,0 +1,264 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+import type { AnnotatedValue, PackageView } from "../model/types.js";
+
+export interface PackagePageProps {
+  pkg: PackageView;
+  /** Route of the package's index catalog page, for the breadcrumb. */
+  indexRoute: string;
+  /** Sanitised README HTML. */
+  readmeHtml?: string;
+  /** Route of the `superseded_by` package, when the catalog has it. */
+  successorRoute?: string;
+}
+
+function Value({ value }: { value: AnnotatedValue }) {
+  return value.href ? (
+    <a href={value.href} rel="nofollow noopener">
+      {value.text}
+    </a>
+  ) : (
+    value.text
+  );
+}
+
+function Banners({ pkg, successorRoute }: { pkg: PackageView; successorRoute: string | undefined }) {
+  const successor = pkg.supersededBy;
+  return (
+    <>
+      {pkg.status === "deprecated" && (
+        <div class="banner banner-deprecated" role="note">
+          <strong>Deprecated.</strong> {pkg.deprecatedMessage ?? "This package is no longer maintained."}
+          {successor && (
+            <>
+              {" "}
+              Superseded by{" "}
+              {successorRoute ? <a href={successorRoute}>{successor}</a> : <code>{successor}</code>}.
+            </>
+          )}
+        </div>
+      )}
+      {pkg.status === "yanked" && (
+        <div class="banner banner-yanked" role="note">
+          <strong>Yanked.</strong>{" "}
+          {pkg.deprecatedMessage ?? "This package was withdrawn and should not be used."}
+        </div>
+      )}
+    </>
+  );
+}
+
+function Install({ pkg }: { pkg: PackageView }) {
+  const ref = pkg.latest ? `${pkg.name}:${pkg.latest}` : pkg.name;
+  const oci = pkg.repository.replace(/^oci:\/\//, "");
+  return (
+    <section aria-labelledby="install-h">
+      <h2 id="install-h">Install</h2>
+      <p>Run it with pkg:</p>
+      <pre class="command">
+        <code>pkg exec {ref}</code>
+      </pre>
+      {oci && (
+        <>
+          <p>Or pull the OCI artifact:</p>
+          <pre class="command">
+            <code>
+              {oci}
+              {pkg.latest ? `:${pkg.latest}` : ""}
+            </code>
+          </pre>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Facts({ pkg }: { pkg: PackageView }) {
+  return (
+    <dl class="facts">
+      <dt>Latest version</dt>
+      <dd>{pkg.latest ?? "none"}</dd>
+      {pkg.license && (
+        <>
+          <dt>License</dt>
+          <dd>
+            <Value value={pkg.license} />
+          </dd>
+        </>
+      )}
+      {pkg.source && (
+        <>
+          <dt>Source</dt>
+          <dd>
+            <Value value={pkg.source} />
+          </dd>
+        </>
+      )}
+      {pkg.revision && (
+        <>
+          <dt>Revision</dt>
+          <dd>
+            <code>
+              <Value value={pkg.revision} />
+            </code>
+          </dd>
+        </>
+      )}
+      {pkg.upstreamUrl && (
+        <>
+          <dt>Upstream</dt>
+          <dd>
+            <a href={pkg.upstreamUrl} rel="nofollow noopener">
+              {pkg.upstreamUrl}
+            </a>
+          </dd>
+        </>
+      )}
+      <dt>Owners</dt>
+      <dd class="owners">
+        {pkg.owners.length === 0
+          ? "none"
+          : pkg.owners.map((owner, i) => (
+              <span key={owner.login}>
+                {i > 0 && ", "}
+                <a href={owner.href} rel="nofollow noopener">
+                  {owner.login}
+                </a>
+              </span>
+            ))}
+      </dd>
+    </dl>
+  );
+}
+
+function Platforms({ pkg }: { pkg: PackageView }) {
+  const { arches, rows } = pkg.matrix;
+  return (
+    <section aria-labelledby="platforms-h">
+      <h2 id="platforms-h">Platforms</h2>
+      {rows.length === 0 ? (
+        <p>No platform information for the latest version.</p>
+      ) : (
+        <div class="table-scroll">
+          <table class="matrix">
+            <caption>Platforms of version {pkg.latest}</caption>
+            <thead>
+              <tr>
+                <th scope="col">OS (libc)</th>
+                {arches.map((arch) => (
+                  <th scope="col" key={arch}>
+                    {arch}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.label}>
+                  <th scope="row">{row.label}</th>
+                  {row.arches.map((has, i) => (
+                    <td key={arches[i]} class={has ? "yes" : "no"}>
+                      {has ? "yes" : "no"}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Tags({ pkg }: { pkg: PackageView }) {
+  return (
+    <section aria-labelledby="tags-h">
+      <h2 id="tags-h">Tags</h2>
+      <div class="table-scroll">
+        <table class="tags">
+          <thead>
+            <tr>
+              <th scope="col">Tag</th>
+              <th scope="col">Aliases</th>
+              <th scope="col">Observed</th>
+            </tr>
+          </thead>
+          <tbody>
+            {pkg.tags.map((group) => (
+              <tr key={group.content} class={group.yanked ? "yanked" : undefined}>
+                <th scope="row">
+                  <code>{group.tag}</code>
+                  {group.yanked && (
+                    <span class="status status-yanked" title={group.yankedReason}>
+                      yanked
+                    </span>
+                  )}
+                </th>
+                <td>
+                  {group.aliases.map((alias, i) => (
+                    <span key={alias}>
+                      {i > 0 && " "}
+                      <code>{alias}</code>
+                    </span>
+                  ))}
+                </td>
+                <td>
+                  <time dateTime={group.observed}>{group.observed.slice(0, 10)}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+export function PackagePage({ pkg, indexRoute, readmeHtml, successorRoute }: PackagePageProps) {
+  return (
+    <article class="package">
+      <nav class="breadcrumb" aria-label="Breadcrumb">
+        <a href={indexRoute}>{pkg.indexLabel}</a> / <span aria-current="page">{pkg.path}</span>
+      </nav>
+      <header class="package-head">
+        {pkg.logoHref && (
+          <img class="package-logo" src={pkg.logoHref} alt={`${pkg.title} logo`} width={64} height={64} />
+        )}
+        <div>
+          <h1>{pkg.title}</h1>
+          <p class="package-name">
+            <code>{pkg.name}</code>
+            {pkg.status !== "active" && <span class={`status status-${pkg.status}`}>{pkg.status}</span>}
+          </p>
+          {pkg.description && <p class="package-desc">{pkg.description}</p>}
+          {pkg.keywords.length > 0 && (
+            <ul class="keywords" aria-label="Keywords">
+              {pkg.keywords.map((k) => (
+                <li key={k}>{k}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </header>
+      <Banners pkg={pkg} successorRoute={successorRoute} />
+      {pkg.disclaimer && <p class="disclaimer">{pkg.disclaimer}</p>}
+      <div class="package-grid">
+        <div class="package-main">
+          <Install pkg={pkg} />
+          <Platforms pkg={pkg} />
+          <Tags pkg={pkg} />
+          {readmeHtml !== undefined && (
+            <section aria-labelledby="readme-h">
+              <h2 id="readme-h">README</h2>
+              <div class="readme" dangerouslySetInnerHTML={{ __html: readmeHtml }} />
+            </section>
+          )}
+        </div>
+        <aside class="package-side" aria-label="Package facts">
+          <Facts pkg={pkg} />
+        </aside>
+      </div>
+    </article>
+  );
+}
