@@ -1,17 +1,16 @@
 import { join } from "node:path";
-import { type RunningRegistry, startRegistry, type TempDir, type TestServer } from "@pkg/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ArchiveKind, buildAsset, isArchiveKind, kindSuffix } from "./support/archive-kinds.js";
+import { runnersFor } from "./support/hello-releases.js";
 import { helloScript } from "./support/sample-upstream.js";
+import { useSyncEnv } from "./support/sync-env.js";
 import {
   buildTimeOf,
   listTags,
   pullAndRun,
-  runSyncCli,
-  type SyncJson,
   startUpstream,
+  syncReport,
   syncSpec,
-  syncWorkspace,
 } from "./support/sync-run.js";
 
 /**
@@ -29,38 +28,28 @@ const prefixOf = (version: string, platform: string) =>
 const assetName = (version: string, platform: string, kind: ArchiveKind) =>
   `hello-${version}-${platform.replace("/", "-")}${kindSuffix(kind)}`;
 
-let work: TempDir;
-let registry: RunningRegistry;
-let forge: TestServer;
-
-beforeAll(async () => {
-  work = await syncWorkspace("pkg-mirror-archives-");
-  registry = await startRegistry();
-  const releases = await Promise.all(
-    Object.entries(layout).map(async ([version, kinds]) => {
-      const assets = new Map<string, Buffer>();
-      for (const [platform, kind] of Object.entries(kinds)) {
-        const dir = join(work.path, "scratch", version, platform.replace("/", "-"));
-        const prefix = isArchiveKind(kind) ? prefixOf(version, platform) : [];
-        assets.set(
-          assetName(version, platform, kind),
-          await buildAsset(dir, kind, helloScript(version, platform), prefix),
-        );
-      }
-      return { version, assets };
-    }),
-  );
-  forge = await startUpstream("acme/hello", releases);
-}, 60_000);
-
-afterAll(async () => {
-  await forge?.stop();
-  await registry?.stop();
-  await work?.remove();
+const env = useSyncEnv("pkg-mirror-archives-", {
+  forge: async (work) => {
+    const releases = await Promise.all(
+      Object.entries(layout).map(async ([version, kinds]) => {
+        const assets = new Map<string, Buffer>();
+        for (const [platform, kind] of Object.entries(kinds)) {
+          const dir = join(work.path, "scratch", version, platform.replace("/", "-"));
+          const prefix = isArchiveKind(kind) ? prefixOf(version, platform) : [];
+          assets.set(
+            assetName(version, platform, kind),
+            await buildAsset(dir, kind, helloScript(version, platform), prefix),
+          );
+        }
+        return { version, assets };
+      }),
+    );
+    return startUpstream("acme/hello", releases);
+  },
 });
 
 const spec = () =>
-  syncSpec(registry.host, "acme/kinds", {
+  syncSpec(env.registry.host, "acme/kinds", {
     assets: Object.fromEntries(
       platforms.map((p) => [p, [`^hello-[0-9.]+-${p.replace("/", "-")}(\\.[a-z0-9.]+)?$`]]),
     ),
@@ -71,26 +60,24 @@ const spec = () =>
         "darwin/amd64": { type: "binary", name: "hello" },
       },
     },
-    platforms: Object.fromEntries(platforms.map((p) => [p, { runner: "ubuntu-24.04" }])),
+    platforms: runnersFor(platforms),
   });
 
 describe("pkg-mirror package sync: every archive kind", () => {
   it("unpacks tar (gz, xz, zst, bz2, none), zip and bare gz/xz/zst/bz2 binaries; each package pulled back runs", async () => {
-    const result = await runSyncCli(work.path, "kinds.yml", spec(), forge, ["--format", "json"]);
-    expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as SyncJson;
+    const { report } = await syncReport(env.work.path, "kinds.yml", spec(), env.forge);
     expect(report.counts).toMatchObject({ published: 12, failed: 0 });
     const ts = buildTimeOf(report);
     const exact = Object.keys(layout).flatMap((v) => [v, `${v}_${ts}`]);
-    expect(await listTags(registry.url, "acme/kinds")).toEqual(
+    expect(await listTags(env.registry.url, "acme/kinds")).toEqual(
       [...exact, "1", "1.0", "1.1", "1.2", "latest"].sort(),
     );
 
     const runs = Object.keys(layout).flatMap((version) =>
       platforms.map(async (platform) => {
-        const out = join(work.path, "pulled", version, platform.replace("/", "-"));
-        const ref = `${registry.host}/acme/kinds:${version}`;
-        return [`${version} ${platform}`, await pullAndRun(work.path, ref, platform, out)] as const;
+        const out = join(env.work.path, "pulled", version, platform.replace("/", "-"));
+        const ref = `${env.registry.host}/acme/kinds:${version}`;
+        return [`${version} ${platform}`, await pullAndRun(env.work.path, ref, platform, out)] as const;
       }),
     );
     for (const [what, printed] of await Promise.all(runs)) expect(printed).toBe(`hello ${what}\n`);

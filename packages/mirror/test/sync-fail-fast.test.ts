@@ -1,22 +1,15 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  type FaultProxy,
-  type RunningRegistry,
-  startFaultProxy,
-  startHttpServer,
-  startRegistry,
-  type TempDir,
-  type TestServer,
-} from "@pkg/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHttpServer, type TestServer } from "@pkg/testkit";
+import { describe, expect, it } from "vitest";
 import { forgeRelease } from "./support/forge.js";
-import { listTags, runSyncCli, type SyncJson, syncSpec, syncWorkspace } from "./support/sync-run.js";
+import { helloAssetKeys, helloAssetName, sameKind } from "./support/hello-releases.js";
+import { useSyncEnv } from "./support/sync-env.js";
+import { listTags, syncReport, syncSpec } from "./support/sync-run.js";
 
 const versions = ["1.0.0", "1.1.0", "1.2.0"];
 const platforms = ["linux/amd64", "linux/arm64"];
-const assetName = (version: string, platform: string) =>
-  `hello-${version}-${platform.replace("/", "-")}.tar.gz`;
+const assetName = (version: string, platform: string) => helloAssetName(version, platform, "tar.gz");
 const failing = assetName("1.1.0", "linux/amd64");
 const slowCount = versions.length * platforms.length - 1;
 
@@ -74,42 +67,23 @@ async function partialFiles(dir: string): Promise<string[]> {
   return names.filter((name) => name.endsWith(".partial"));
 }
 
-let work: TempDir;
-let registry: RunningRegistry;
-let proxy: FaultProxy;
-let forge: TestServer;
 const slow: SlowLog = { started: 0, cutOff: 0, completed: 0 };
-
-beforeAll(async () => {
-  work = await syncWorkspace("pkg-mirror-fail-fast-");
-  registry = await startRegistry();
-  proxy = await startFaultProxy(registry.url);
-  forge = await startSlowForge(slow);
-}, 60_000);
-
-afterAll(async () => {
-  await forge?.stop();
-  await proxy?.stop();
-  await registry?.stop();
-  await work?.remove();
-});
+const env = useSyncEnv("pkg-mirror-fail-fast-", { proxy: true, forge: () => startSlowForge(slow) });
 
 describe("pkg-mirror package sync --fail-fast", () => {
   it("stops the run at the first failure: downloads in flight are cut off, nothing is pushed", async () => {
-    const spec = syncSpec(proxy.host, "acme/stop", {
-      assets: Object.fromEntries(platforms.map((p) => [p, [`-${p.replace("/", "-")}\\.tar\\.gz$`]])),
-      asset_type: { type: "archive", strip_components: 1 },
+    const spec = syncSpec(env.proxy.host, "acme/stop", {
+      ...helloAssetKeys(sameKind(platforms, "tar.gz")),
       concurrency: { max_downloads: 8 },
     });
-    const result = await runSyncCli(work.path, "stop.yml", spec, forge, [
-      "--fail-fast",
-      "--format",
-      "json",
-      "--work-dir",
-      "wd",
-    ]);
-    expect(result.code, result.stderr).toBe(1);
-    const report = JSON.parse(result.stdout) as SyncJson;
+    const { report, stderr } = await syncReport(
+      env.work.path,
+      "stop.yml",
+      spec,
+      env.forge,
+      ["--fail-fast", "--work-dir", "wd"],
+      1,
+    );
     expect(report.counts).toMatchObject({ published: 0, failed: 1, skipped: slowCount });
     const pairs = report.versions.flatMap((v) => v.platforms.map((p) => ({ version: v.version, ...p })));
     const failed = pairs.filter((p) => p.status === "failed");
@@ -121,12 +95,12 @@ describe("pkg-mirror package sync --fail-fast", () => {
     // every slow body was closed by the client before its end, none taken as a download
     await expect.poll(() => slow.cutOff, { timeout: 30_000 }).toBe(slowCount);
     expect(slow).toEqual({ started: slowCount, cutOff: slowCount, completed: 0 });
-    expect(await partialFiles(join(work.path, "wd"))).toEqual([]);
-    expect(result.stderr).not.toContain("cancelled");
+    expect(await partialFiles(join(env.work.path, "wd"))).toEqual([]);
+    expect(stderr).not.toContain("cancelled");
 
     // the registry was only read (the published state), never written
-    const writes = proxy.requests.filter((r) => r.method !== "GET" && r.method !== "HEAD");
+    const writes = env.proxy.requests.filter((r) => r.method !== "GET" && r.method !== "HEAD");
     expect(writes).toEqual([]);
-    expect(await listTags(registry.url, "acme/stop")).toEqual([]);
+    expect(await listTags(env.registry.url, "acme/stop")).toEqual([]);
   });
 });

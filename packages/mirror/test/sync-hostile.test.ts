@@ -1,18 +1,17 @@
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type RunningRegistry, startRegistry, type TempDir, type TestServer } from "@pkg/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TempDir, TestServer } from "@pkg/testkit";
+import { describe, expect, it } from "vitest";
 import { buildAsset } from "./support/archive-kinds.js";
 import { type HostileAsset, hostileCorpus } from "./support/hostile-corpus.js";
 import { helloScript } from "./support/sample-upstream.js";
+import { useSyncEnv } from "./support/sync-env.js";
 import {
   buildTimeOf,
   listTags,
-  runSyncCli,
-  type SyncJson,
   startUpstream,
+  syncReport,
   syncSpec,
-  syncWorkspace,
   tagDigests,
 } from "./support/sync-run.js";
 
@@ -20,22 +19,19 @@ const PLATFORM = "linux/amd64";
 const SECRET = "do not touch\n";
 
 // <work>/run/{wd, sentinel}: a task's tree is wd/hello/<version>/linux-amd64/tree, five levels below run.
-let work: TempDir;
 let run: string;
 let sentinel: string;
-let registry: RunningRegistry;
-let forge: TestServer;
 let corpus: Array<HostileAsset & { version: string; asset: string }>;
 
 const goodVersions = ["1.0.0", "2.0.0"];
 
-beforeAll(async () => {
-  work = await syncWorkspace("pkg-mirror-hostile-");
+const env = useSyncEnv("pkg-mirror-hostile-", { forge: startHostileForge });
+
+async function startHostileForge(work: TempDir): Promise<TestServer> {
   run = join(work.path, "run");
   sentinel = join(run, "sentinel");
   await mkdir(sentinel, { recursive: true });
   await writeFile(join(sentinel, "secret"), SECRET);
-  registry = await startRegistry();
   corpus = hostileCorpus(sentinel, 5).map((hostile, i) => {
     const version = `1.${i + 1}.0`;
     return { ...hostile, version, asset: `hello-${version}-linux-amd64.${hostile.ext}` };
@@ -55,29 +51,23 @@ beforeAll(async () => {
     await hostile.write(file);
     releases.push({ version: hostile.version, assets: new Map([[hostile.asset, await readFile(file)]]) });
   }
-  forge = await startUpstream("acme/hello", releases);
-}, 60_000);
-
-afterAll(async () => {
-  await forge?.stop();
-  await registry?.stop();
-  await work?.remove();
-});
+  return startUpstream("acme/hello", releases);
+}
 
 describe("pkg-mirror package sync: hostile archives", () => {
   it("fails each hostile pair alone with a clear message, publishes the rest, and writes nothing outside the work directory", async () => {
-    const yaml = syncSpec(registry.host, "acme/hostile", {
+    const yaml = syncSpec(env.registry.host, "acme/hostile", {
       assets: { [PLATFORM]: ["-linux-amd64\\.(tar|zip)$"] },
       platforms: { [PLATFORM]: { runner: "ubuntu-24.04" } },
     });
-    const result = await runSyncCli(work.path, "hostile.yml", yaml, forge, [
-      "--format",
-      "json",
-      "--work-dir",
-      "run/wd",
-    ]);
-    expect(result.code, result.stderr).toBe(1);
-    const report = JSON.parse(result.stdout) as SyncJson;
+    const { report, stderr } = await syncReport(
+      env.work.path,
+      "hostile.yml",
+      yaml,
+      env.forge,
+      ["--work-dir", "run/wd"],
+      1,
+    );
     expect(report.counts).toMatchObject({ published: 2, failed: corpus.length });
     for (const hostile of corpus) {
       const pair = report.versions.find((v) => v.version === hostile.version)?.platforms[0];
@@ -87,14 +77,14 @@ describe("pkg-mirror package sync: hostile archives", () => {
         new RegExp(`^${hostile.asset.replace(/\./g, "\\.")}: `),
       );
       expect(pair?.error?.message, hostile.label).toMatch(hostile.message);
-      expect(result.stderr).toContain(`${hostile.version} ${PLATFORM}: ${pair?.error?.message}`);
+      expect(stderr).toContain(`${hostile.version} ${PLATFORM}: ${pair?.error?.message}`);
     }
 
     const ts = buildTimeOf(report);
-    expect(await listTags(registry.url, "acme/hostile")).toEqual(
+    expect(await listTags(env.registry.url, "acme/hostile")).toEqual(
       ["1", "1.0", "1.0.0", `1.0.0_${ts}`, "2", "2.0", "2.0.0", `2.0.0_${ts}`, "latest"].sort(),
     );
-    const tags = await tagDigests(registry.host, "acme/hostile");
+    const tags = await tagDigests(env.registry.host, "acme/hostile");
     expect(tags.latest).toBe(tags["2.0.0"]);
 
     expect((await readdir(run)).sort()).toEqual(["sentinel", "wd"]);

@@ -1,69 +1,56 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
-import { type RunningRegistry, startRegistry, type TempDir, type TestServer } from "@pkg/testkit";
+import type { TestServer } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ArchiveKind, buildAsset } from "./support/archive-kinds.js";
-import { helloScript } from "./support/sample-upstream.js";
+import type { ArchiveKind } from "./support/archive-kinds.js";
+import {
+  helloAssetKeys,
+  helloAssetName,
+  helloReleases,
+  type PlatformKinds,
+} from "./support/hello-releases.js";
+import { useSyncEnv } from "./support/sync-env.js";
 import {
   listTags,
   runSyncCli,
-  type SyncJson,
   startUpstream,
+  syncReport,
   syncSpec,
-  syncWorkspace,
   type UpstreamRelease,
 } from "./support/sync-run.js";
 
 const versions = ["1.0.0", "1.1.0", "1.2.0"];
-const kinds: Record<string, ArchiveKind> = { "linux/amd64": "tar.gz", "linux/arm64": "zip" };
+const kinds: PlatformKinds = { "linux/amd64": "tar.gz", "linux/arm64": "zip" };
 const assetName = (version: string, platform: string) =>
-  `hello-${version}-${platform.replace("/", "-")}.${kinds[platform]}`;
+  helloAssetName(version, platform, kinds[platform] as ArchiveKind);
 
-let work: TempDir;
-let registry: RunningRegistry;
-let good: TestServer;
+/** The good upstream's releases, kept for the broken one. */
+let releases: UpstreamRelease[] = [];
+const env = useSyncEnv("pkg-mirror-options-", {
+  forge: async (work) => {
+    releases = await helloReleases(join(work.path, "scratch"), versions, kinds);
+    return startUpstream("acme/hello", releases);
+  },
+});
+
 /** The same upstream, but 1.0.0's linux/amd64 asset is not an archive at all. */
 let broken: TestServer;
-
-async function releases(corrupt: boolean): Promise<UpstreamRelease[]> {
-  return Promise.all(
-    versions.map(async (version) => {
-      const assets = new Map<string, Buffer>();
-      for (const platform of Object.keys(kinds)) {
-        const dir = join(work.path, "scratch", String(corrupt), version, platform.replace("/", "-"));
-        const kind = kinds[platform] as ArchiveKind;
-        const bytes =
-          corrupt && version === "1.0.0" && platform === "linux/amd64"
-            ? Buffer.from("this is no archive\n")
-            : await buildAsset(dir, kind, helloScript(version, platform), ["hello"]);
-        assets.set(assetName(version, platform), bytes);
-      }
-      return { version, assets };
-    }),
-  );
-}
-
 beforeAll(async () => {
-  work = await syncWorkspace("pkg-mirror-options-");
-  registry = await startRegistry();
-  good = await startUpstream("acme/hello", await releases(false));
-  broken = await startUpstream("acme/hello", await releases(true));
-}, 60_000);
-
+  const notArchive = Buffer.from("this is no archive\n");
+  const corrupt = releases.map((release) =>
+    release.version === "1.0.0"
+      ? { ...release, assets: new Map([...release.assets, [assetName("1.0.0", "linux/amd64"), notArchive]]) }
+      : release,
+  );
+  broken = await startUpstream("acme/hello", corrupt);
+});
 afterAll(async () => {
-  await good?.stop();
   await broken?.stop();
-  await registry?.stop();
-  await work?.remove();
 });
 
 const spec = (repository: string) =>
-  syncSpec(registry.host, repository, {
-    assets: {
-      "linux/amd64": ["-linux-amd64\\.tar\\.gz$"],
-      "linux/arm64": ["-linux-arm64\\.zip$"],
-    },
-    asset_type: { type: "archive", strip_components: 1 },
+  syncSpec(env.registry.host, repository, {
+    ...helloAssetKeys(kinds),
     platforms: { "linux/amd64": { runner: "ubuntu-24.04" }, "linux/arm64": { runner: "ubuntu-24.04-arm" } },
   });
 
@@ -77,8 +64,8 @@ const exists = (path: string) =>
 
 describe("pkg-mirror package sync options", () => {
   it("--dry-run prints the plan, downloads nothing and pushes nothing", async () => {
-    const before = assetRequests(good);
-    const text = await runSyncCli(work.path, "dry.yml", spec("acme/dry"), good, [
+    const before = assetRequests(env.forge);
+    const text = await runSyncCli(env.work.path, "dry.yml", spec("acme/dry"), env.forge, [
       "--dry-run",
       "--work-dir",
       "dry-wd",
@@ -97,15 +84,11 @@ describe("pkg-mirror package sync options", () => {
     }
     expect(lines.at(-1)).toBe("6 planned, 0 skipped, 0 failed");
 
-    const json = await runSyncCli(work.path, "dry.yml", spec("acme/dry"), good, [
+    const { report } = await syncReport(env.work.path, "dry.yml", spec("acme/dry"), env.forge, [
       "--dry-run",
-      "--format",
-      "json",
       "--work-dir",
       "dry-wd",
     ]);
-    expect(json.code, json.stderr).toBe(0);
-    const report = JSON.parse(json.stdout) as SyncJson;
     expect(report.dry_run).toBe(true);
     expect(report.counts).toEqual({ published: 0, skipped: 0, failed: 0, planned: 6 });
     expect(report.versions.map((v) => v.version)).toEqual(versions);
@@ -117,23 +100,19 @@ describe("pkg-mirror package sync options", () => {
       );
     }
 
-    expect(assetRequests(good)).toBe(before);
-    expect(await listTags(registry.url, "acme/dry")).toEqual([]);
-    expect(await exists(join(work.path, "dry-wd"))).toBe(false);
+    expect(assetRequests(env.forge)).toBe(before);
+    expect(await listTags(env.registry.url, "acme/dry")).toEqual([]);
+    expect(await exists(join(env.work.path, "dry-wd"))).toBe(false);
   });
 
   it("--format json reports per version and per platform, with the rolling tags each push wrote", async () => {
-    const result = await runSyncCli(work.path, "json.yml", spec("acme/json"), good, [
-      "--format",
-      "json",
+    const { report } = await syncReport(env.work.path, "json.yml", spec("acme/json"), env.forge, [
       "--work-dir",
       "json-wd",
     ]);
-    expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as SyncJson;
     expect(report).toMatchObject({
       name: "hello",
-      target: `${registry.host}/acme/json`,
+      target: `${env.registry.host}/acme/json`,
       dry_run: false,
       counts: { published: 6, skipped: 0, failed: 0, planned: 0 },
     });
@@ -161,16 +140,16 @@ describe("pkg-mirror package sync options", () => {
   });
 
   it("--fail-fast pushes nothing after the first failed pair; without it the other pairs publish", async () => {
-    const fast = await runSyncCli(work.path, "fast.yml", spec("acme/fast"), broken, [
-      "--fail-fast",
-      "--format",
-      "json",
-      "--work-dir",
-      "fast-wd",
-    ]);
-    expect(fast.code, fast.stderr).toBe(1);
+    const fast = await syncReport(
+      env.work.path,
+      "fast.yml",
+      spec("acme/fast"),
+      broken,
+      ["--fail-fast", "--work-dir", "fast-wd"],
+      1,
+    );
     expect(fast.stderr).toContain(`1.0.0 linux/amd64: ${assetName("1.0.0", "linux/amd64")}: `);
-    const stopped = JSON.parse(fast.stdout) as SyncJson;
+    const stopped = fast.report;
     expect(stopped.counts).toMatchObject({ published: 0, failed: 1, skipped: 5 });
     const pairs = stopped.versions.flatMap((v) => v.platforms.map((p) => ({ version: v.version, ...p })));
     expect(pairs.find((p) => p.status === "failed")).toMatchObject({
@@ -180,20 +159,21 @@ describe("pkg-mirror package sync options", () => {
     for (const pair of pairs.filter((p) => p.status === "skipped")) {
       expect(pair.reason).toBe("not pushed: --fail-fast stopped the run");
     }
-    expect(await listTags(registry.url, "acme/fast")).toEqual([]);
+    expect(await listTags(env.registry.url, "acme/fast")).toEqual([]);
 
-    const slow = await runSyncCli(work.path, "slow.yml", spec("acme/slow"), broken, [
-      "--format",
-      "json",
-      "--work-dir",
-      "slow-wd",
-    ]);
-    expect(slow.code, slow.stderr).toBe(1);
-    expect((JSON.parse(slow.stdout) as SyncJson).counts).toMatchObject({
+    const slow = await syncReport(
+      env.work.path,
+      "slow.yml",
+      spec("acme/slow"),
+      broken,
+      ["--work-dir", "slow-wd"],
+      1,
+    );
+    expect(slow.report.counts).toMatchObject({
       published: 5,
       failed: 1,
       skipped: 0,
     });
-    expect(await listTags(registry.url, "acme/slow")).toContain("latest");
+    expect(await listTags(env.registry.url, "acme/slow")).toContain("latest");
   });
 });

@@ -1,98 +1,56 @@
-import { join } from "node:path";
 import { openRegistry, type Target } from "@pkg/oci";
 import { PUBLISHED_SUMMARY_TAG } from "@pkg/package";
-import {
-  type FaultProxy,
-  type RunningRegistry,
-  runCli,
-  startFaultProxy,
-  startRegistry,
-  type TempDir,
-  type TestServer,
-} from "@pkg/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "@pkg/testkit";
+import { describe, expect, it } from "vitest";
 import type { CheckReport } from "../src/pipeline/check.js";
 import { readPublishedSummary } from "../src/plan/read-summary.js";
 import type { SummaryTags } from "../src/plan/summary-document.js";
-import { buildAsset } from "./support/archive-kinds.js";
-import { helloScript } from "./support/sample-upstream.js";
-import {
-  buildTimeOf,
-  mirrorBin,
-  runSyncCli,
-  type SyncJson,
-  startUpstream,
-  syncSpec,
-  syncWorkspace,
-} from "./support/sync-run.js";
+import { helloAssetKeys, helloForge, runnersFor } from "./support/hello-releases.js";
+import { useSyncEnv } from "./support/sync-env.js";
+import { buildTimeOf, mirrorBin, type SyncJson, syncReport, syncSpec } from "./support/sync-run.js";
 
 const PLATFORM = "linux/amd64";
+const kinds = { [PLATFORM]: "tar.gz" } as const;
 
-let work: TempDir;
-let registry: RunningRegistry;
-let proxy: FaultProxy;
-let forge: TestServer;
-
-beforeAll(async () => {
-  work = await syncWorkspace("pkg-mirror-sync-summary-");
-  registry = await startRegistry();
-  proxy = await startFaultProxy(registry.url);
-  const releases = [];
-  for (const version of ["1.0.0", "1.1.0"]) {
-    const name = `hello-${version}-linux-amd64.tar.gz`;
-    const dir = join(work.path, "scratch", version);
-    const asset = await buildAsset(dir, "tar.gz", helloScript(version, PLATFORM), ["hello"]);
-    releases.push({ version, assets: new Map([[name, asset]]) });
-  }
-  forge = await startUpstream("acme/hello", releases);
-}, 60_000);
-
-afterAll(async () => {
-  await forge?.stop();
-  await proxy?.stop();
-  await registry?.stop();
-  await work?.remove();
+const env = useSyncEnv("pkg-mirror-sync-summary-", {
+  proxy: true,
+  forge: helloForge(["1.0.0", "1.1.0"], kinds),
 });
 
 function spec(repository: string): string {
-  return syncSpec(proxy.host, repository, {
-    assets: { [PLATFORM]: ["-linux-amd64\\.tar\\.gz$"] },
-    asset_type: { type: "archive", strip_components: 1 },
-    platforms: { [PLATFORM]: { runner: "ubuntu-24.04" } },
+  return syncSpec(env.proxy.host, repository, {
+    ...helloAssetKeys(kinds),
+    platforms: runnersFor([PLATFORM]),
   });
 }
 
-async function sync(repository: string, args: string[]): Promise<SyncJson> {
-  const result = await runSyncCli(work.path, `${repository.replace("/", "-")}.yml`, spec(repository), forge, [
-    "--format",
-    "json",
+async function sync(repository: string, args: string[]): Promise<SyncJson & { stderr: string }> {
+  const dashed = repository.replace("/", "-");
+  const { report, stderr } = await syncReport(env.work.path, `${dashed}.yml`, spec(repository), env.forge, [
     "--work-dir",
-    `work-${repository.replace("/", "-")}`,
+    `work-${dashed}`,
     ...args,
   ]);
-  expect(result.code, result.stderr).toBe(0);
-  return { ...(JSON.parse(result.stdout) as SyncJson), stderr: result.stderr } as SyncJson & {
-    stderr: string;
-  };
+  return { ...report, stderr };
 }
 
 /** `package check --format json` of the spec `sync` wrote, with the manifests it requested. */
 async function check(repository: string, args: string[] = []) {
-  const mark = proxy.requests.length;
+  const mark = env.proxy.requests.length;
   const result = await runCli(
     mirrorBin,
     ["package", "check", `${repository.replace("/", "-")}.yml`, "--format", "json", ...args],
-    { cwd: work.path, env: { PKG_FORGEONE_API_URL: forge.url } },
+    { cwd: env.work.path, env: { PKG_FORGEONE_API_URL: env.forge.url } },
   );
   expect(result.code, result.stderr).toBe(0);
-  const manifests = proxy.requests
+  const manifests = env.proxy.requests
     .slice(mark)
     .flatMap((r) => (r.url.includes("/manifests/") ? [r.url.slice(r.url.lastIndexOf("/") + 1)] : []));
   return { report: JSON.parse(result.stdout) as CheckReport, manifests };
 }
 
 function direct(repository: string): Target {
-  return openRegistry({ host: registry.host, repository }, { env: {} });
+  return openRegistry({ host: env.registry.host, repository }, { env: {} });
 }
 
 async function summaryOf(repository: string): Promise<SummaryTags> {
@@ -150,17 +108,17 @@ describe("pkg-mirror package sync and the published summary", () => {
 
   it("does not fail when the summary cannot be written: a warning, and check reads the indexes", async () => {
     const repo = "acme/nosummary";
-    proxy.setPlan((request) =>
+    env.proxy.setPlan((request) =>
       request.method === "PUT" && request.url.endsWith(`/manifests/${PUBLISHED_SUMMARY_TAG}`)
         ? { status: 500, body: '{"errors":[{"code":"UNKNOWN","message":"disk full"}]}' }
         : "pass",
     );
     try {
-      const report = (await sync(repo, [])) as SyncJson & { stderr: string };
+      const report = await sync(repo, []);
       expect(report.counts).toMatchObject({ published: 2, failed: 0 });
       expect(report.stderr).toMatch(/warning: .*acme\/nosummary: the published summary was not updated/);
     } finally {
-      proxy.setPlan(() => "pass");
+      env.proxy.setPlan(() => "pass");
     }
     expect(await direct(repo).listTags()).not.toContain(PUBLISHED_SUMMARY_TAG);
     const { report } = await check(repo);

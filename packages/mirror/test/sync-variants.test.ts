@@ -1,17 +1,17 @@
 import { join } from "node:path";
-import { type RunningRegistry, startRegistry, type TempDir, type TestServer } from "@pkg/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TempDir, TestServer } from "@pkg/testkit";
+import { describe, expect, it } from "vitest";
 import { buildAsset } from "./support/archive-kinds.js";
+import { runnersFor } from "./support/hello-releases.js";
 import { helloScript } from "./support/sample-upstream.js";
+import { useSyncEnv } from "./support/sync-env.js";
 import {
   buildTimeOf,
   listTags,
   pullAndRun,
-  runSyncCli,
-  type SyncJson,
   startUpstream,
+  syncReport,
   syncSpec,
-  syncWorkspace,
   tagDigests,
 } from "./support/sync-run.js";
 
@@ -20,13 +20,9 @@ const releases = [{ version: "1.0.0" }, { version: "1.1.0" }, { version: "2.0.0-
 /** Asset name suffix per variant: the default's glibc build, and a musl build. */
 const flavours = { default: "", musl: "-musl" } as const;
 
-let work: TempDir;
-let registry: RunningRegistry;
-let forge: TestServer;
+const env = useSyncEnv("pkg-mirror-variants-", { forge: startVariantsForge });
 
-beforeAll(async () => {
-  work = await syncWorkspace("pkg-mirror-variants-");
-  registry = await startRegistry();
+async function startVariantsForge(work: TempDir): Promise<TestServer> {
   const upstream = [];
   for (const release of releases) {
     const assets = new Map<string, Buffer>();
@@ -40,28 +36,20 @@ beforeAll(async () => {
     }
     upstream.push({ ...release, assets });
   }
-  forge = await startUpstream("acme/hello", upstream);
-}, 60_000);
-
-afterAll(async () => {
-  await forge?.stop();
-  await registry?.stop();
-  await work?.remove();
-});
+  return startUpstream("acme/hello", upstream);
+}
 
 describe("pkg-mirror package sync: variants and pre-releases", () => {
   it("tags the musl variant under its prefix and name, and the pre-release only under its own tags", async () => {
-    const yaml = syncSpec(registry.host, "acme/variants", {
+    const yaml = syncSpec(env.registry.host, "acme/variants", {
       variants: [
         { default: true, assets: { [PLATFORM]: ["-linux-amd64\\.tar\\.gz$"] } },
         { name: "musl", assets: { [PLATFORM]: ["-linux-amd64-musl\\.tar\\.gz$"] } },
       ],
       asset_type: { type: "archive", strip_components: 1 },
-      platforms: { [PLATFORM]: { runner: "ubuntu-24.04" } },
+      platforms: runnersFor([PLATFORM]),
     });
-    const result = await runSyncCli(work.path, "variants.yml", yaml, forge, ["--format", "json"]);
-    expect(result.code, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as SyncJson;
+    const { report } = await syncReport(env.work.path, "variants.yml", yaml, env.forge);
     expect(report.counts).toMatchObject({ published: 6, failed: 0 });
     expect(report.versions.map((v) => `${v.variant ?? ""}:${v.version}`)).toEqual([
       ":1.0.0",
@@ -80,10 +68,10 @@ describe("pkg-mirror package sync: variants and pre-releases", () => {
       ...["1", "1.0", "1.1"].map((v) => `${prefix}${v}`),
       rolling,
     ];
-    expect(await listTags(registry.url, "acme/variants")).toEqual(
+    expect(await listTags(env.registry.url, "acme/variants")).toEqual(
       [...track("", "latest"), ...track("musl-", "musl")].sort(),
     );
-    const tags = await tagDigests(registry.host, "acme/variants");
+    const tags = await tagDigests(env.registry.host, "acme/variants");
     expect(tags.latest).toBe(tags["1.1.0"]);
     expect(tags["1"]).toBe(tags["1.1.0"]);
     expect(tags.musl).toBe(tags["musl-1.1.0"]);
@@ -96,10 +84,10 @@ describe("pkg-mirror package sync: variants and pre-releases", () => {
       ["musl-2.0.0-rc1", `hello 2.0.0-rc1 ${PLATFORM}-musl\n`],
     ];
     for (const [tag, printed] of pulls) {
-      const out = join(work.path, "pulled", tag);
-      expect(await pullAndRun(work.path, `${registry.host}/acme/variants:${tag}`, PLATFORM, out)).toBe(
-        printed,
-      );
+      const out = join(env.work.path, "pulled", tag);
+      expect(
+        await pullAndRun(env.work.path, `${env.registry.host}/acme/variants:${tag}`, PLATFORM, out),
+      ).toBe(printed);
     }
   });
 });

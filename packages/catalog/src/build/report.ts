@@ -11,5 +11,13 @@ export interface BuildReport {
 
 export function summaryLine(report: BuildReport): string {
   const seconds = (report.durationMs / 1000).toFixed(1);
-  return `built ${report.packages} packages from ${report.indexes.length} indexes into ${report.outDir} in ${seconds} s`;
+  const packages = plural(report.packages, "package", "packages");
+  const indexes = plural(report.indexes.length, "index", "indexes");
+  const warnings =
+    report.warnings.length > 0 ? `, ${plural(report.warnings.length, "warning", "warnings")}` : "";
+  return `built ${packages} from ${indexes} into ${report.outDir} in ${seconds} s${warnings}`;
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
 }

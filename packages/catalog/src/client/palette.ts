@@ -1,12 +1,4 @@
-interface Entry {
-  name: string;
-  route: string;
-  index: string;
-  title: string;
-  description: string;
-  keywords: string[];
-  latest: string | null;
-}
+import type { CatalogEntry as Entry } from "../site/model/catalog-entry.js";
 
 const maxResults = 20;
 let entries: Promise<Entry[]> | undefined;

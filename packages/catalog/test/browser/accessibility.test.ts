@@ -1,8 +1,8 @@
-import { axeViolations, launchChromium, type RunningChromium } from "@pkg/testkit";
+import { axeViolations } from "@pkg/testkit";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ocxIndexFixture } from "../support/catalog-project.js";
-import { type BuiltSite, buildAndServe, docsIndex } from "./fixture-site.js";
+import { describe, expect, it } from "vitest";
+import { useSiteInChromium } from "./chromium-site.js";
+import { buildFixtureSiteWithDocs } from "./fixture-site.js";
 import { watchContext } from "./page-watch.js";
 
 /** Whether the page body's computed background is dark (relative luminance under one half). */
@@ -21,28 +21,18 @@ const pages = ["/", "/oven-sh/bun/", "/docs/", "/no/such/page/"];
 const expected404 = /status of 404/;
 
 describe("accessibility (axe-core) in Chromium", () => {
-  let site: BuiltSite;
-  let chromium: RunningChromium;
-
-  beforeAll(async () => {
-    site = await buildAndServe({ index: ocxIndexFixture, docs: { "index.md": docsIndex } });
-    chromium = await launchChromium();
-  });
-  afterAll(async () => {
-    await chromium?.close();
-    await site?.close();
-  });
+  const browser = useSiteInChromium(buildFixtureSiteWithDocs);
 
   for (const colorScheme of ["light", "dark"] as const) {
     it(`finds no violation on any kind of page in the ${colorScheme} color scheme`, async () => {
       // axe is injected as a script, which the strict CSP header would refuse
-      const context = await chromium.browser.newContext({ bypassCSP: true, colorScheme });
+      const context = await browser.chromium.browser.newContext({ bypassCSP: true, colorScheme });
       const watch = await watchContext(context);
       try {
         const page = await context.newPage();
         const found: Record<string, unknown> = {};
         for (const path of pages) {
-          const response = await page.goto(site.url(path));
+          const response = await page.goto(browser.site.url(path));
           expect(response?.status(), path).toBe(path.startsWith("/no/") ? 404 : 200);
           await page.waitForLoadState("networkidle");
           expect(await backgroundIsDark(page), path).toBe(colorScheme === "dark");

@@ -1,12 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { launchChromium, type RunningChromium, type TempDir, tempDir } from "@pkg/testkit";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type TempDir, tempDir } from "@pkg/testkit";
+import { afterAll, describe, expect, it } from "vitest";
 import { ocxIndexFixture } from "../support/catalog-project.js";
 import { type SyntheticIndex, writeSyntheticIndex } from "../support/synthetic-index.js";
-import { type BuiltSite, buildAndServe } from "./fixture-site.js";
-import { type PageProblems, watchContext } from "./page-watch.js";
+import { useSiteInChromium, useWatchedPage } from "./chromium-site.js";
+import { buildAndServe } from "./fixture-site.js";
 
 const fixtureCount = Object.keys(
   (JSON.parse(await readFile(join(ocxIndexFixture, "c/index.json"), "utf8")) as { packages: object })
@@ -18,13 +17,8 @@ describe("the catalog view in Chromium", () => {
   let synth: SyntheticIndex;
   /** A third index kept out of the `all` tab (`excludeFromAll`). */
   let hidden: SyntheticIndex;
-  let site: BuiltSite;
-  let chromium: RunningChromium;
-  let context: BrowserContext;
-  let watch: PageProblems;
-  let page: Page;
 
-  beforeAll(async () => {
+  const browser = useSiteInChromium(async () => {
     scratch = await tempDir("catalog-view-");
     synth = await writeSyntheticIndex(join(scratch.path, "synth"), { packages: 30, seed: 3 });
     hidden = await writeSyntheticIndex(join(scratch.path, "hidden"), {
@@ -32,7 +26,7 @@ describe("the catalog view in Chromium", () => {
       seed: 4,
       label: "hidden.dev",
     });
-    site = await buildAndServe({
+    return buildAndServe({
       index: ocxIndexFixture,
       links: { synth: synth.dir, hidden: hidden.dir },
       config: {
@@ -43,74 +37,63 @@ describe("the catalog view in Chromium", () => {
         ],
       },
     });
-    chromium = await launchChromium();
   });
   afterAll(async () => {
-    await chromium?.close();
-    await site?.close();
     await scratch?.remove();
   });
-  beforeEach(async () => {
-    context = await chromium.browser.newContext();
-    watch = await watchContext(context);
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context.close();
-    expect(watch.take()).toEqual([]);
-  });
+  const view = useWatchedPage(browser);
 
-  const cards = () => page.locator("[data-list] .card:visible");
+  const cards = () => view.page.locator("[data-list] .card:visible");
   const cardAttribute = async (name: string) =>
     cards().evaluateAll((els, attr) => els.map((el) => el.getAttribute(attr) ?? ""), `data-${name}`);
-  const query = () => new URL(page.url()).searchParams;
+  const query = () => new URL(view.page.url()).searchParams;
 
   it("has one tab per index plus all, with counts and the default badge, and switches between them", async () => {
-    await page.goto(site.url("/"));
-    const tabs = page.locator("nav.tabs a[data-tab]");
+    await view.page.goto(browser.site.url("/"));
+    const tabs = view.page.locator("nav.tabs a[data-tab]");
     expect(await tabs.evaluateAll((els) => els.map((el) => el.getAttribute("data-tab")))).toEqual([
       "all",
       "ocx.sh",
       synth.label,
       hidden.label,
     ]);
-    const count = (id: string) => page.locator(`nav.tabs a[data-tab="${id}"] .count`).innerText();
+    const count = (id: string) => view.page.locator(`nav.tabs a[data-tab="${id}"] .count`).innerText();
     expect(await count("all")).toBe(String(fixtureCount + synth.packages.length));
     expect(await count("ocx.sh")).toBe(String(fixtureCount));
     expect(await count(synth.label)).toBe(String(synth.packages.length));
     expect(await count(hidden.label)).toBe(String(hidden.packages.length));
-    const current = page.locator('nav.tabs a[aria-current="page"]');
+    const current = view.page.locator('nav.tabs a[aria-current="page"]');
     expect(await current.getAttribute("data-tab")).toBe("ocx.sh");
     expect(await current.locator(".badge").innerText()).toBe("default");
     await expect.poll(() => cards().count()).toBe(fixtureCount);
 
-    await page.locator(`nav.tabs a[data-tab="${synth.label}"]`).click();
-    await page.waitForURL(`**/index/${synth.label}/`);
+    await view.page.locator(`nav.tabs a[data-tab="${synth.label}"]`).click();
+    await view.page.waitForURL(`**/index/${synth.label}/`);
     await expect.poll(() => cards().count()).toBe(synth.packages.length);
     expect((await cardAttribute("name")).sort()).toEqual(synth.packages.map((p) => p.name).sort());
 
-    await page.locator('nav.tabs a[data-tab="all"]').click();
-    await page.waitForURL("**/all/");
+    await view.page.locator('nav.tabs a[data-tab="all"]').click();
+    await view.page.waitForURL("**/all/");
     await expect.poll(() => cards().count()).toBe(fixtureCount + synth.packages.length);
   });
 
   it("searches, and keeps the query in the URL", async () => {
-    await page.goto(site.url("/all/"));
+    await view.page.goto(browser.site.url("/all/"));
     const target = synth.packages[5];
-    await page.locator("#f-q").fill(target?.title ?? "");
+    await view.page.locator("#f-q").fill(target?.title ?? "");
     await expect.poll(() => cardAttribute("name")).toEqual([target?.name]);
     expect(query().get("q")).toBe(target?.title);
-    await page.locator("#f-q").fill("miniserve");
+    await view.page.locator("#f-q").fill("miniserve");
     await expect.poll(() => cardAttribute("name")).toEqual(["ocx.sh/miniserve/miniserve"]);
-    await page.reload();
-    expect(await page.locator("#f-q").inputValue()).toBe("miniserve");
+    await view.page.reload();
+    expect(await view.page.locator("#f-q").inputValue()).toBe("miniserve");
     await expect.poll(() => cardAttribute("name")).toEqual(["ocx.sh/miniserve/miniserve"]);
   });
 
   it("filters by OS, status and keyword", async () => {
-    await page.goto(site.url("/all/"));
+    await view.page.goto(browser.site.url("/all/"));
     const total = await cards().count();
-    await page.locator("#f-os").selectOption("windows");
+    await view.page.locator("#f-os").selectOption("windows");
     await expect
       .poll(async () => (await cardAttribute("os")).every((os) => os.split(" ").includes("windows")))
       .toBe(true);
@@ -119,8 +102,8 @@ describe("the catalog view in Chromium", () => {
     expect(windows).toBeLessThan(total);
     expect(query().get("os")).toBe("windows");
 
-    await page.locator("#f-os").selectOption("");
-    await page.locator("#f-status").selectOption("deprecated");
+    await view.page.locator("#f-os").selectOption("");
+    await view.page.locator("#f-status").selectOption("deprecated");
     const deprecated = synth.packages.filter((p) => p.status === "deprecated").map((p) => p.name);
     expect(deprecated.length).toBeGreaterThan(0);
     await expect
@@ -129,8 +112,8 @@ describe("the catalog view in Chromium", () => {
     expect(new Set(await cardAttribute("status"))).toEqual(new Set(["deprecated"]));
     expect(query().get("status")).toBe("deprecated");
 
-    await page.locator("#f-status").selectOption("");
-    const keyword = page.locator("[data-keywords] a[data-kw]").first();
+    await view.page.locator("#f-status").selectOption("");
+    const keyword = view.page.locator("[data-keywords] a[data-kw]").first();
     const kw = (await keyword.getAttribute("data-kw")) ?? "";
     await keyword.click();
     await expect.poll(() => query().get("kw")).toBe(kw);
@@ -144,17 +127,17 @@ describe("the catalog view in Chromium", () => {
 
   /** What the page shows: the sort field, the checked view and whether the list is laid out as a table. */
   const shown = async () => ({
-    sort: await page.locator("#f-sort").inputValue(),
-    view: await page.locator('input[name="view"]:checked').getAttribute("value"),
-    table: await page.locator("[data-list]").evaluate((list) => list.classList.contains("table")),
+    sort: await view.page.locator("#f-sort").inputValue(),
+    view: await view.page.locator('input[name="view"]:checked').getAttribute("value"),
+    table: await view.page.locator("[data-list]").evaluate((list) => list.classList.contains("table")),
   });
   const grid = { view: "", table: false };
   const table = { view: "table", table: true };
 
   /** Sorts by update time, then switches to the table view: two history entries. */
   async function sortThenTable(): Promise<void> {
-    await page.goto(site.url(`/index/${synth.label}/`));
-    await page.locator("#f-sort").selectOption("updated");
+    await view.page.goto(browser.site.url(`/index/${synth.label}/`));
+    await view.page.locator("#f-sort").selectOption("updated");
     await expect.poll(() => query().get("sort")).toBe("updated");
     await expect
       .poll(async () => {
@@ -162,33 +145,33 @@ describe("the catalog view in Chromium", () => {
         return updated.join() === [...updated].sort().reverse().join();
       })
       .toBe(true);
-    await page.locator('input[name="view"][value="table"]').check();
+    await view.page.locator('input[name="view"][value="table"]').check();
     await expect.poll(() => query().get("view")).toBe("table");
     expect(await shown()).toEqual({ sort: "updated", ...table });
   }
 
   it("sorts and switches to the table view with the state in the URL; reload keeps it", async () => {
     await sortThenTable();
-    const tableUrl = page.url();
-    await page.reload();
-    expect(page.url()).toBe(tableUrl);
+    const tableUrl = view.page.url();
+    await view.page.reload();
+    expect(view.page.url()).toBe(tableUrl);
     await expect.poll(shown).toEqual({ sort: "updated", ...table });
   });
 
   it("goes back through sort and view changes", async () => {
     await sortThenTable();
-    await page.goBack();
+    await view.page.goBack();
     await expect.poll(() => query().get("view")).toBe(null);
     await expect.poll(shown).toEqual({ sort: "updated", ...grid });
-    await page.goBack();
+    await view.page.goBack();
     await expect.poll(() => query().get("sort")).toBe(null);
     await expect.poll(shown).toEqual({ sort: "", ...grid });
   });
 
   it("goes back across a reload to the state its URL holds", async () => {
     await sortThenTable();
-    await page.reload();
-    await page.goBack();
+    await view.page.reload();
+    await view.page.goBack();
     await expect.poll(() => query().get("view")).toBe(null);
     await expect.poll(shown).toEqual({ sort: "updated", ...grid });
   });
@@ -199,30 +182,30 @@ describe("the catalog view in Chromium", () => {
       [synth, synth.packages[11]],
       [hidden, hidden.packages[2]],
     ] as const) {
-      await page.goto(site.url("/"));
-      await page.keyboard.press("Control+k");
-      const dialog = page.getByRole("dialog");
+      await view.page.goto(browser.site.url("/"));
+      await view.page.keyboard.press("Control+k");
+      const dialog = view.page.getByRole("dialog");
       await dialog.waitFor({ state: "visible" });
-      await page.keyboard.type(target?.name ?? "");
+      await view.page.keyboard.type(target?.name ?? "");
       await dialog
         .getByText(target?.name ?? "", { exact: false })
         .first()
         .waitFor({ state: "visible" });
-      await page.keyboard.press("Enter");
-      await page.waitForURL(`**/${index.label}/${target?.path}/`);
-      expect(await page.locator("h1").innerText()).toBe(target?.title);
+      await view.page.keyboard.press("Enter");
+      await view.page.waitForURL(`**/${index.label}/${target?.path}/`);
+      expect(await view.page.locator("h1").innerText()).toBe(target?.title);
     }
   });
 
   it("closes the palette with Escape and gives focus back", async () => {
-    await page.goto(site.url("/all/"));
-    await page.locator("#f-q").focus();
-    await page.keyboard.press("Control+k");
-    const dialog = page.getByRole("dialog");
+    await view.page.goto(browser.site.url("/all/"));
+    await view.page.locator("#f-q").focus();
+    await view.page.keyboard.press("Control+k");
+    const dialog = view.page.getByRole("dialog");
     await dialog.waitFor({ state: "visible" });
-    expect(await page.evaluate(() => document.activeElement?.id)).not.toBe("f-q");
-    await page.keyboard.press("Escape");
+    expect(await view.page.evaluate(() => document.activeElement?.id)).not.toBe("f-q");
+    await view.page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("f-q");
+    expect(await view.page.evaluate(() => document.activeElement?.id)).toBe("f-q");
   });
 });

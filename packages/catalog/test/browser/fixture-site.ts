@@ -1,6 +1,11 @@
 import { join } from "node:path";
 import { serveDirectory, type TestServer, tempDir } from "@pkg/testkit";
-import { buildWithCli, type CatalogProjectOptions, writeCatalogProject } from "../support/catalog-project.js";
+import {
+  buildWithCli,
+  type CatalogProjectOptions,
+  ocxIndexFixture,
+  writeCatalogProject,
+} from "../support/catalog-project.js";
 
 /** The strict policy the site must work under, sent as a response header by the test server. */
 export const strictCsp =
@@ -70,3 +75,7 @@ export async function buildAndServe(
     throw error;
   }
 }
+
+/** The fixture index with `docsIndex` mounted as the docs: every kind of page the site has. */
+export const buildFixtureSiteWithDocs = () =>
+  buildAndServe({ index: ocxIndexFixture, docs: { "index.md": docsIndex } });

@@ -1,17 +1,11 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  launchChromium,
-  type RunningChromium,
-  startHttpServer,
-  type TempDir,
-  type TestServer,
-  tempDir,
-} from "@pkg/testkit";
+import { startHttpServer, type TempDir, type TestServer, tempDir } from "@pkg/testkit";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { type SyntheticIndex, writeSyntheticIndex } from "../support/synthetic-index.js";
-import { type BuiltSite, buildAndServe } from "./fixture-site.js";
+import { useSiteInChromium } from "./chromium-site.js";
+import { buildAndServe } from "./fixture-site.js";
 import { hostileSvgLogo, sentinelPayloads } from "./hostile-payloads.js";
 import { watchContext } from "./page-watch.js";
 
@@ -49,10 +43,8 @@ describe("hostile READMEs and logos in Chromium", () => {
   let scratch: TempDir;
   let sentinel: TestServer;
   let synth: SyntheticIndex;
-  let site: BuiltSite;
-  let chromium: RunningChromium;
 
-  beforeAll(async () => {
+  const browser = useSiteInChromium(async () => {
     scratch = await tempDir("hostile-readme-");
     sentinel = await startHttpServer((_req, res) =>
       res.writeHead(200, { "content-type": "text/plain" }).end("x"),
@@ -64,23 +56,20 @@ describe("hostile READMEs and logos in Chromium", () => {
       logoOf: (i) => (i === 0 ? { ext: "svg", bytes: hostileSvgLogo(sentinel.url) } : undefined),
     });
     // no CSP header, and bypassCSP below ignores the page's own meta policy: the sanitiser alone
-    site = await buildAndServe({ index: synth.dir, headers: {} });
-    chromium = await launchChromium();
+    return buildAndServe({ index: synth.dir, headers: {} });
   });
   afterAll(async () => {
-    await chromium?.close();
-    await site?.close();
     await sentinel?.stop();
     await scratch?.remove();
   });
 
   it("renders every hostile README with nothing executed, loaded or clickable into script", async () => {
-    const context = await chromium.browser.newContext({ bypassCSP: true });
+    const context = await browser.chromium.browser.newContext({ bypassCSP: true });
     const watch = await watchContext(context);
     const external: string[] = [];
     // nothing leaves the machine: every request off the site is recorded and refused
     await context.route(
-      (url) => !url.href.startsWith(site.server.url),
+      (url) => !url.href.startsWith(browser.site.server.url),
       (route) => {
         external.push(route.request().url());
         return route.abort();
@@ -93,12 +82,12 @@ describe("hostile READMEs and logos in Chromium", () => {
     const navigations: string[] = [];
     page.on("framenavigated", (frame) => navigations.push(frame.url()));
     try {
-      await page.goto(site.url("/"));
+      await page.goto(browser.site.url("/"));
       await page.waitForLoadState("networkidle");
       expect(await pwned()).toBe(null);
 
       for (const pkg of synth.packages) {
-        const route = site.url(`/${pkg.path}/`);
+        const route = browser.site.url(`/${pkg.path}/`);
         await page.goto(route);
         await page.waitForLoadState("networkidle");
         expect(await page.locator("h1").innerText()).toBe(pkg.title);
@@ -123,7 +112,7 @@ describe("hostile READMEs and logos in Chromium", () => {
         }
       }
       if (synth.packages[0]?.hasLogo) {
-        await page.goto(site.url(`/${synth.packages[0].path}/`));
+        await page.goto(browser.site.url(`/${synth.packages[0].path}/`));
         const logo = page.locator("img.package-logo");
         expect(await logo.count()).toBe(1);
         await page.waitForLoadState("networkidle");
@@ -142,11 +131,11 @@ describe("hostile READMEs and logos in Chromium", () => {
   });
 
   it("has detectors that see a payload that does run (same conditions, the sanitiser left out)", async () => {
-    const context = await chromium.browser.newContext({ bypassCSP: true });
+    const context = await browser.chromium.browser.newContext({ bypassCSP: true });
     const watch = await watchContext(context);
     try {
       const page = await context.newPage();
-      await page.goto(site.url("/"));
+      await page.goto(browser.site.url("/"));
       const before = sentinel.requests.length;
       await page.setContent(
         `<img src="x" onerror="window.__pwned='probe';alert('PWNED')"><iframe src="${sentinel.url}/probe"></iframe>`,

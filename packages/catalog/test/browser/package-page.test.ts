@@ -1,12 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ImageIndex, PackageRoot } from "@pkg/index";
-import { launchChromium, type RunningChromium } from "@pkg/testkit";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ocxIndexFixture } from "../support/catalog-project.js";
-import { type BuiltSite, buildAndServe } from "./fixture-site.js";
-import { type PageProblems, watchContext } from "./page-watch.js";
+import { useSiteInChromium, useWatchedPage } from "./chromium-site.js";
+import { buildAndServe } from "./fixture-site.js";
 
 const readJson = async <T>(path: string) =>
   JSON.parse(await readFile(join(ocxIndexFixture, path), "utf8")) as T;
@@ -20,45 +18,26 @@ const latestTag = root.tags.latest;
 const latestIndex = await readJson<ImageIndex>(objectPath(pkg, latestTag?.content ?? "", "json"));
 
 describe("a package page in Chromium", () => {
-  let site: BuiltSite;
-  let chromium: RunningChromium;
-  let context: BrowserContext;
-  let watch: PageProblems;
-  let page: Page;
-
-  beforeAll(async () => {
-    site = await buildAndServe({ index: ocxIndexFixture });
-    chromium = await launchChromium();
-  });
-  afterAll(async () => {
-    await chromium?.close();
-    await site?.close();
-  });
+  const browser = useSiteInChromium(() => buildAndServe({ index: ocxIndexFixture }));
+  const view = useWatchedPage(browser);
   beforeEach(async () => {
-    context = await chromium.browser.newContext();
-    watch = await watchContext(context);
-    page = await context.newPage();
-    await page.goto(site.url(`/${pkg}/`));
-  });
-  afterEach(async () => {
-    await context.close();
-    expect(watch.take()).toEqual([]);
+    await view.page.goto(browser.site.url(`/${pkg}/`));
   });
 
   it("is reached from its card in the catalog view", async () => {
-    await page.goto(site.url("/"));
-    await page.locator(`.card[data-name="${root.name}"] a`).click();
-    await page.waitForURL(`**/${pkg}/`);
-    expect(await page.locator("h1").innerText()).toBe(root.desc?.title);
+    await view.page.goto(browser.site.url("/"));
+    await view.page.locator(`.card[data-name="${root.name}"] a`).click();
+    await view.page.waitForURL(`**/${pkg}/`);
+    expect(await view.page.locator("h1").innerText()).toBe(root.desc?.title);
   });
 
   it("shows the README rendered from Markdown and the logo", async () => {
-    const readme = page.locator(".readme");
+    const readme = view.page.locator(".readme");
     expect(await readme.locator("h1, h2, h3, h4, h5, h6").first().innerText()).toBe("Bun");
     expect(await readme.innerText()).toContain("Bun is an incredibly fast JavaScript runtime");
     expect(await readme.locator("strong").first().innerText()).toBe("bun");
     expect(await readme.locator('a[href="https://bun.sh/docs"]').innerText()).toBe("Bun Documentation");
-    const logo = page.locator("img.package-logo");
+    const logo = view.page.locator("img.package-logo");
     expect(await logo.getAttribute("src")).toContain((root.desc?.logo ?? "").slice(7));
     await expect
       .poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
@@ -69,14 +48,16 @@ describe("a package page in Chromium", () => {
     const aliasesOfLatest = Object.entries(root.tags)
       .filter(([, entry]) => entry.content === latestTag?.content)
       .map(([tag]) => tag);
-    const row = page.locator("table.tags tbody tr", { has: page.locator("code", { hasText: /^latest$/ }) });
+    const row = view.page.locator("table.tags tbody tr", {
+      has: view.page.locator("code", { hasText: /^latest$/ }),
+    });
     expect(await row.count()).toBe(1);
     const rowText = await row.innerText();
     for (const tag of aliasesOfLatest) expect(rowText).toContain(tag);
 
-    const version = await page.locator(".facts dd").first().innerText();
+    const version = await view.page.locator(".facts dd").first().innerText();
     expect(aliasesOfLatest).toContain(version);
-    expect(await page.locator("pre.command code").first().innerText()).toBe(
+    expect(await view.page.locator("pre.command code").first().innerText()).toBe(
       `pkg exec ${root.name}:${version}`,
     );
 
@@ -90,21 +71,21 @@ describe("a package page in Chromium", () => {
         }),
     );
     expect([...expectedRows].some((r) => r.includes("("))).toBe(true);
-    const rows = await page.locator("table.matrix tbody th").allInnerTexts();
+    const rows = await view.page.locator("table.matrix tbody th").allInnerTexts();
     expect(new Set(rows)).toEqual(expectedRows);
   });
 
   it("shows the license, source and revision from the image index annotations, and the owners", async () => {
-    const facts = await page.locator(".facts").innerText();
+    const facts = await view.page.locator(".facts").innerText();
     const annotations = latestIndex.annotations ?? {};
     for (const key of ["licenses", "revision"]) {
       const value = annotations[`org.opencontainers.image.${key}`];
       if (value) expect(facts).toContain(value);
     }
     const source = annotations["org.opencontainers.image.source"];
-    if (source) expect(await page.locator(`.facts a[href="${source}"]`).count()).toBe(1);
+    if (source) expect(await view.page.locator(`.facts a[href="${source}"]`).count()).toBe(1);
     const owner = root.owners[0]?.github ?? "";
-    expect(await page.locator(".owners a").first().getAttribute("href")).toBe(
+    expect(await view.page.locator(".owners a").first().getAttribute("href")).toBe(
       `https://github.com/${encodeURIComponent(owner)}`,
     );
   });

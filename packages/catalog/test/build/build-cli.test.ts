@@ -70,7 +70,7 @@ const page = (path: string) => readFile(join(out, path), "utf8");
 
 describe("pkg-catalog build of the real fixture", () => {
   it("exits 0 with a summary line on stderr and the report as JSON on stdout", () => {
-    expect(built.stderr).toMatch(/^built 62 packages from 1 indexes into .*site in \d+\.\d s$/m);
+    expect(built.stderr).toMatch(/^built 62 packages from 1 index into .*site in \d+\.\d s$/m);
     expect(built.code).toBe(0);
     const report = JSON.parse(built.stdout) as {
       packages: number;

@@ -90,6 +90,16 @@ export function refuse(
   };
 }
 
+/** A refusal of the file as a whole (no key path): missing, unreadable, not JSON. */
+export function refuseFile(
+  rule: string,
+  input: CaseInput,
+  code: ConfigErrorCode,
+  message: string,
+): ConformanceCase {
+  return { rule, input, expect: { refused: { code, keyPath: undefined, message } } };
+}
+
 export function accept(
   rule: string,
   json: unknown,

@@ -5,6 +5,7 @@ import {
   config,
   type JsonObject,
   refuse,
+  refuseFile,
   type SchemaRelation,
   sources,
   without,
@@ -20,46 +21,37 @@ const q = (value: string) => JSON.stringify(value);
 const nonEmpty = "must be a non-empty string, not an empty string";
 
 const files: ConformanceCase[] = [
-  {
-    rule: "MISSING_FILE: the config file does not exist",
-    input: { missing: true },
-    expect: {
-      refused: {
-        code: "MISSING_FILE",
-        keyPath: undefined,
-        message: "{dir}/catalog.config.json does not exist",
-      },
-    },
-  },
-  {
-    rule: "READ_ERROR: the path is a directory",
-    input: { directory: true },
-    expect: { refused: { code: "READ_ERROR", keyPath: undefined, message: "is a directory, not a file" } },
-  },
-  {
-    rule: "INVALID_JSON: a syntax error",
-    input: { bytes: '{"sources": [}' },
-    expect: {
-      refused: { code: "INVALID_JSON", keyPath: undefined, message: "catalog.config.json is not valid JSON" },
-    },
-  },
-  {
-    rule: "INVALID_JSON: a trailing comma is located by line and column",
-    input: { bytes: '{\n  "brand": {"title": "x"},\n}\n' },
-    expect: { refused: { code: "INVALID_JSON", keyPath: undefined, message: "at line 3 column 1" } },
-  },
-  {
-    rule: "INVALID_JSON: an empty file",
-    input: { bytes: "" },
-    expect: {
-      refused: { code: "INVALID_JSON", keyPath: undefined, message: "Unexpected end of JSON input" },
-    },
-  },
-  {
-    rule: "INVALID_JSON: bytes that are not UTF-8",
-    input: { bytes: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) },
-    expect: { refused: { code: "INVALID_JSON", keyPath: undefined, message: "it is not UTF-8 text" } },
-  },
+  refuseFile(
+    "MISSING_FILE: the config file does not exist",
+    { missing: true },
+    "MISSING_FILE",
+    "{dir}/catalog.config.json does not exist",
+  ),
+  refuseFile(
+    "READ_ERROR: the path is a directory",
+    { directory: true },
+    "READ_ERROR",
+    "is a directory, not a file",
+  ),
+  refuseFile(
+    "INVALID_JSON: a syntax error",
+    { bytes: '{"sources": [}' },
+    "INVALID_JSON",
+    "catalog.config.json is not valid JSON",
+  ),
+  refuseFile(
+    "INVALID_JSON: a trailing comma is located by line and column",
+    { bytes: '{\n  "brand": {"title": "x"},\n}\n' },
+    "INVALID_JSON",
+    "at line 3 column 1",
+  ),
+  refuseFile("INVALID_JSON: an empty file", { bytes: "" }, "INVALID_JSON", "Unexpected end of JSON input"),
+  refuseFile(
+    "INVALID_JSON: bytes that are not UTF-8",
+    { bytes: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) },
+    "INVALID_JSON",
+    "it is not UTF-8 text",
+  ),
   {
     rule: "a UTF-8 byte-order mark before the JSON is ignored",
     input: { bytes: `\ufeff${JSON.stringify(base())}` },

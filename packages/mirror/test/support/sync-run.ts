@@ -88,6 +88,20 @@ export async function runSyncCli(
   });
 }
 
+/** `runSyncCli` with `--format json` (then `args`): checks the exit code and parses the report. */
+export async function syncReport(
+  cwd: string,
+  file: string,
+  yaml: string,
+  forge: TestServer,
+  args: string[] = [],
+  expectedCode = 0,
+): Promise<{ report: SyncJson; stderr: string }> {
+  const result = await runSyncCli(cwd, file, yaml, forge, ["--format", "json", ...args]);
+  expect(result.code, result.stderr).toBe(expectedCode);
+  return { report: JSON.parse(result.stdout) as SyncJson, stderr: result.stderr };
+}
+
 /** `package sync --format json`, as the tests read it. */
 export interface SyncJson {
   name: string;

@@ -14,7 +14,7 @@ export function buildCommand() {
     .addHelpText(
       "after",
       `
-Progress and warnings go to stderr, then "built N packages from M indexes into DIR in S s".
+Progress and warnings go to stderr, then "built N packages from M indexes into DIR in S s" (and the warning count).
 With --format json, stdout gets the build report. A failed build leaves the previous output as it was.
 Exit codes: 65 bad config or index data, 69 a source cannot be fetched, 74 I/O.`,
     )

@@ -1,14 +1,8 @@
+import type { CatalogEntry } from "./catalog-entry.js";
 import type { PackageView, SiteModel } from "./types.js";
 
 /** One package in `/catalog.json`: what the command palette searches and machines read. */
-export interface CatalogJsonPackage {
-  name: string;
-  route: string;
-  index: string;
-  title: string;
-  description: string;
-  keywords: string[];
-  latest: string | null;
+export interface CatalogJsonPackage extends CatalogEntry {
   platforms: string[];
   status: string;
 }

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
+import type { ComponentChildren } from "preact";
 import type { CatalogTab, Facet, SiteModel } from "../model/types.js";
 import { scripts } from "./chrome.js";
 import { PackageCard } from "./package-card.js";
@@ -37,6 +38,45 @@ function Options({ facets, any }: { facets: Facet[]; any: string }) {
   );
 }
 
+/** Fixed `<option>`s as value and text. */
+type Choice = readonly [value: string, text: string];
+
+const statusChoices: Choice[] = [
+  ["", "any"],
+  ["active", "active"],
+  ["deprecated", "deprecated"],
+  ["yanked", "yanked"],
+];
+const sortChoices: Choice[] = [
+  ["", "name"],
+  ["updated", "recently updated"],
+  ["title", "title"],
+];
+
+function Choices({ choices }: { choices: Choice[] }) {
+  return (
+    <>
+      {choices.map(([value, text]) => (
+        <option value={value} key={value}>
+          {text}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** A labelled `<select>`; `name` is its URL query key. */
+function Select({ name, label, children }: { name: string; label: string; children: ComponentChildren }) {
+  return (
+    <div class="control">
+      <label for={`f-${name}`}>{label}</label>
+      <select id={`f-${name}`} name={name}>
+        {children}
+      </select>
+    </div>
+  );
+}
+
 /** Filters, search, sort and view switch: hidden until the catalog script enhances them, since they
  *  do nothing without it. Their names are the URL query keys. */
 function Controls({ tab }: { tab: CatalogTab }) {
@@ -46,29 +86,15 @@ function Controls({ tab }: { tab: CatalogTab }) {
         <label for="f-q">Search</label>
         <input id="f-q" type="search" name="q" autocomplete="off" />
       </div>
-      <div class="control">
-        <label for="f-os">OS</label>
-        <select id="f-os" name="os">
-          <Options facets={tab.oses} any="any" />
-        </select>
-      </div>
-      <div class="control">
-        <label for="f-status">Status</label>
-        <select id="f-status" name="status">
-          <option value="">any</option>
-          <option value="active">active</option>
-          <option value="deprecated">deprecated</option>
-          <option value="yanked">yanked</option>
-        </select>
-      </div>
-      <div class="control">
-        <label for="f-sort">Sort</label>
-        <select id="f-sort" name="sort">
-          <option value="">name</option>
-          <option value="updated">recently updated</option>
-          <option value="title">title</option>
-        </select>
-      </div>
+      <Select name="os" label="OS">
+        <Options facets={tab.oses} any="any" />
+      </Select>
+      <Select name="status" label="Status">
+        <Choices choices={statusChoices} />
+      </Select>
+      <Select name="sort" label="Sort">
+        <Choices choices={sortChoices} />
+      </Select>
       <fieldset class="control view-switch">
         <legend>View</legend>
         <label>

@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
+import type { ComponentChildren } from "preact";
 import type { AnnotatedValue, PackageView } from "../model/types.js";
 
 export interface PackagePageProps {
@@ -73,46 +74,43 @@ function Install({ pkg }: { pkg: PackageView }) {
   );
 }
 
+/** One `<dt>`/`<dd>` pair of the facts list. */
+function Fact({ term, children }: { term: string; children: ComponentChildren }) {
+  return (
+    <>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
 function Facts({ pkg }: { pkg: PackageView }) {
   return (
     <dl class="facts">
-      <dt>Latest version</dt>
-      <dd>{pkg.latest ?? "none"}</dd>
+      <Fact term="Latest version">{pkg.latest ?? "none"}</Fact>
       {pkg.license && (
-        <>
-          <dt>License</dt>
-          <dd>
-            <Value value={pkg.license} />
-          </dd>
-        </>
+        <Fact term="License">
+          <Value value={pkg.license} />
+        </Fact>
       )}
       {pkg.source && (
-        <>
-          <dt>Source</dt>
-          <dd>
-            <Value value={pkg.source} />
-          </dd>
-        </>
+        <Fact term="Source">
+          <Value value={pkg.source} />
+        </Fact>
       )}
       {pkg.revision && (
-        <>
-          <dt>Revision</dt>
-          <dd>
-            <code>
-              <Value value={pkg.revision} />
-            </code>
-          </dd>
-        </>
+        <Fact term="Revision">
+          <code>
+            <Value value={pkg.revision} />
+          </code>
+        </Fact>
       )}
       {pkg.upstreamUrl && (
-        <>
-          <dt>Upstream</dt>
-          <dd>
-            <a href={pkg.upstreamUrl} rel="nofollow noopener">
-              {pkg.upstreamUrl}
-            </a>
-          </dd>
-        </>
+        <Fact term="Upstream">
+          <a href={pkg.upstreamUrl} rel="nofollow noopener">
+            {pkg.upstreamUrl}
+          </a>
+        </Fact>
       )}
       <dt>Owners</dt>
       <dd class="owners">
