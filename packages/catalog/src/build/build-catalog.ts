@@ -5,6 +5,7 @@ import { buildSiteModel } from "../site/model/site-model.js";
 import { readSources } from "../sources/read-sources.js";
 import { checkOutputDir, withAtomicOutput } from "./atomic-output.js";
 import { checkClientAssets } from "./client-assets.js";
+import { assertReplaceable } from "./previous-output.js";
 import type { BuildReport } from "./report.js";
 import { writeSite } from "./write-site.js";
 
@@ -41,6 +42,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   const outDir = resolve(options.outDir);
   const config = await loadCatalogConfig(options.configPath);
   checkOutputDir(outDir, inputDirs(config, options.cacheDir));
+  await assertReplaceable(outDir, options.outDir);
   await checkClientAssets();
   log(`reading ${config.sources.length} ${config.sources.length === 1 ? "source" : "sources"}`);
   const indexes = await readSources(config, {

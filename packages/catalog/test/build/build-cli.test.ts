@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { runCli, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -242,6 +242,31 @@ describe("pkg-catalog build failures", () => {
         "pkg-catalog: route collision: /astral-sh is claimed by publicDir entry astral-sh and by the root index ocx.sh",
       );
       expect(await readdir(work.path)).toEqual(["p"]);
+    } finally {
+      await work.remove();
+    }
+  });
+
+  it("never replaces a non-empty directory that holds no earlier site (exit 64, nothing touched)", async () => {
+    const work = await tempDir("catalog-foreign-");
+    try {
+      const cfg = await writeCatalogProject(join(work.path, "project"), { index: ocxIndexFixture });
+      const foreign = join(work.path, "documents");
+      await mkdir(foreign);
+      await writeFile(join(foreign, "thesis.txt"), "years of work\n");
+      await writeFile(join(foreign, "catalog.json"), '{"generator":"someone else"}\n');
+      const before = await treeHash(foreign);
+      const result = await buildWithCli(cfg, foreign);
+      expect(result.code).toBe(64);
+      expect(result.stderr.trim().split("\n").at(-1)).toBe(
+        `pkg-catalog: --out ${foreign} is not empty and holds no site built by pkg-catalog; refusing to replace it (choose an empty or new directory)`,
+      );
+      expect(await treeHash(foreign)).toEqual(before);
+      expect((await readdir(work.path)).sort()).toEqual(["documents", "project"]);
+      const empty = join(work.path, "empty");
+      await mkdir(empty);
+      expect((await buildWithCli(cfg, empty)).code).toBe(0);
+      expect((await buildWithCli(cfg, empty)).code).toBe(0);
     } finally {
       await work.remove();
     }

@@ -16,7 +16,9 @@ export function buildCommand() {
       `
 Progress and warnings go to stderr, then "built N packages from M indexes into DIR in S s" (and the warning count).
 With --format json, stdout gets the build report. A failed build leaves the previous output as it was.
-Exit codes: 65 bad config or index data, 69 a source cannot be fetched, 74 I/O.`,
+--out must be new, empty, or an earlier site of pkg-catalog (its catalog.json says so): anything else
+is refused, never replaced.
+Exit codes: 64 --out refused, 65 bad config or index data, 69 a source cannot be fetched, 74 I/O.`,
     )
     .action(async (file, options) => {
       const logger = stderrLogger();

@@ -7,8 +7,12 @@ export interface CatalogJsonPackage extends CatalogEntry {
   status: string;
 }
 
+/** Names the tool in `/catalog.json`; a later build trusts a directory holding it as its own. */
+export const CATALOG_GENERATOR = "pkg-catalog";
+
 export interface CatalogJson {
   format_version: 1;
+  generator: typeof CATALOG_GENERATOR;
   indexes: {
     label: string;
     route: string;
@@ -29,6 +33,7 @@ export function platformLabels(pkg: PackageView): string[] {
 export function catalogJson(model: SiteModel): CatalogJson {
   return {
     format_version: 1,
+    generator: CATALOG_GENERATOR,
     indexes: model.indexes.map((index) => ({
       label: index.label,
       route: index.route,
