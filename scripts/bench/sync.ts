@@ -14,8 +14,8 @@ const gnuTime = "/usr/bin/time";
 
 export const syncGoals = { ratio: 1.3, peakRssBytes: 300e6, noopSeconds: 2 };
 
-const PLATFORMS = ["linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64"];
-const VERSIONS = Array.from({ length: 20 }, (_, i) => `1.${i}.0`);
+export const PLATFORMS = ["linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64"];
+export const VERSIONS = Array.from({ length: 20 }, (_, i) => `1.${i}.0`);
 const NOOP_VERSIONS = Array.from({ length: 100 }, (_, i) => `${1 + Math.floor(i / 10)}.${i % 10}.0`);
 /** The spec's default `max_downloads`, which the reference download uses too. */
 const MAX_DOWNLOADS = 8;
@@ -42,7 +42,7 @@ export interface SyncBenchResult {
 const bash = (script: string, args: string[]) =>
   timedRun("bash", ["-c", `set -o pipefail; ${script}`, "bench", ...args]);
 
-function mirrorSpec(registry: string, assetPattern: (platform: string) => string): string {
+export function mirrorSpec(registry: string, assetPattern: (platform: string) => string): string {
   return stringify({
     name: "tool",
     target: { registry, repository: REPO },
@@ -51,7 +51,7 @@ function mirrorSpec(registry: string, assetPattern: (platform: string) => string
   });
 }
 
-const assetPattern = (p: string) => `^tool-.*-${platformSlug(p)}\\.tar\\.gz$`;
+export const assetPattern = (p: string) => `^tool-.*-${platformSlug(p)}\\.tar\\.gz$`;
 
 /** The releases of `assets` (newest first), their files linked under `<baseUrl>/files/`. */
 function releasesOf(assets: readonly BenchAsset[], baseUrl: string): ForgeRelease[] {
@@ -66,7 +66,7 @@ function releasesOf(assets: readonly BenchAsset[], baseUrl: string): ForgeReleas
 }
 
 /** A forge whose release assets are streamed from disk. */
-async function startDiskForge(assets: readonly BenchAsset[]): Promise<TestServer> {
+export async function startDiskForge(assets: readonly BenchAsset[]): Promise<TestServer> {
   const paths = new Map(assets.map((a) => [a.name, a.path]));
   const releases: ForgeRelease[] = [];
   const server = await startHttpServer(async (req, res) => {
@@ -89,7 +89,7 @@ async function startDiskForge(assets: readonly BenchAsset[]): Promise<TestServer
 }
 
 /** A directory for a sync process: the spec (and a `.git`, which marks the repository root). */
-async function specDir(dir: string, yaml: string): Promise<string> {
+export async function specDir(dir: string, yaml: string): Promise<string> {
   await mkdir(join(dir, ".git"), { recursive: true });
   await writeFile(join(dir, "mirror.yml"), yaml);
   return dir;

@@ -1,5 +1,6 @@
 import { type FileHandle, open } from "node:fs/promises";
 import { Writable } from "node:stream";
+import { writeAll } from "@pkg/package/bundle";
 import { type DigestAlgorithm, DigestSet } from "./digest.js";
 
 /**
@@ -16,6 +17,7 @@ export class HashingFileSink extends Writable {
     algorithms: Iterable<DigestAlgorithm>,
   ) {
     // room for the chunks that arrive during one write, which `_writev` then writes together
+    // (one writev, no copy into a joined buffer)
     super({ highWaterMark: 1 << 20 });
     this.hashes = new DigestSet(algorithms);
   }
@@ -32,23 +34,16 @@ export class HashingFileSink extends Writable {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.hashes.update(chunk);
-    this.writeAll(chunk).then(() => callback(), callback);
+    writeAll(this.file as FileHandle, [chunk]).then(() => callback(), callback);
   }
 
   override _writev(
     chunks: Array<{ chunk: Buffer; encoding: BufferEncoding }>,
     callback: (error?: Error | null) => void,
   ): void {
-    for (const { chunk } of chunks) this.hashes.update(chunk);
-    this.writeAll(Buffer.concat(chunks.map(({ chunk }) => chunk))).then(() => callback(), callback);
-  }
-
-  private async writeAll(chunk: Buffer): Promise<void> {
-    let offset = 0;
-    while (offset < chunk.length) {
-      const { bytesWritten } = await (this.file as FileHandle).write(chunk, offset);
-      offset += bytesWritten;
-    }
+    const buffers = chunks.map(({ chunk }) => chunk);
+    for (const buffer of buffers) this.hashes.update(buffer);
+    writeAll(this.file as FileHandle, buffers).then(() => callback(), callback);
   }
 
   override _final(callback: (error?: Error | null) => void): void {

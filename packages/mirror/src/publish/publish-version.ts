@@ -2,7 +2,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { ExitCode, Logger } from "@pkg/common";
 import type { Target } from "@pkg/oci";
 import { parseTag } from "@pkg/package";
-import { type LayerReuse, pushPackage } from "@pkg/package/push";
+import { type LayerReuse, publishTags, pushPackage, type TagRequest } from "@pkg/package/push";
 import { DEFAULT_BUILD_TIMESTAMP } from "../spec/build-timestamp.js";
 import { DEFAULT_CASCADE } from "../spec/cascade.js";
 import { defaultConcurrency } from "../spec/concurrency.js";
@@ -16,7 +16,7 @@ import {
   type VersionPlatform,
 } from "./prepare.js";
 import { primaryTagFor } from "./primary-tag.js";
-import { withPushRetries } from "./retry.js";
+import { type RetryOutcome, withPushRetries } from "./retry.js";
 
 export interface PublishVersionOptions {
   target: Target;
@@ -81,58 +81,139 @@ interface PushContext {
   maxRetries: number;
 }
 
-/** One platform's push under the primary tag (and the rolling tags with `cascade`), with retries. */
+/** One push step with the attempt timeout and retries on 75. */
+function retried<T>(
+  { options, maxRetries }: PushContext,
+  what: string,
+  work: (target: Target) => Promise<T>,
+): Promise<RetryOutcome<T>> {
+  const { target, log } = options;
+  return withPushRetries(() => withAttemptDeadline(target, PUSH_ATTEMPT_TIMEOUT_MS, work, options.deadline), {
+    maxRetries,
+    sleep: options.sleep ?? ((ms) => delay(ms)),
+    random: options.random ?? Math.random,
+    log,
+    what: `${target.displayName}:${what}`,
+  });
+}
+
+type Manifest = TagRequest["entries"][number];
+
+interface PushedPlatform {
+  result: PlatformPublishResult;
+  /** What the tags are to list, when the manifest is in the repository. */
+  manifest?: Manifest;
+  /** The tags of each pushed platform of the version so far, when this push wrote them. */
+  tags?: string[][];
+}
+
+/** The version's tags, written by the last platform's push for every platform pushed before it too. */
+interface Tagging {
+  earlier: Manifest[];
+  cascade: boolean;
+}
+
+const writeTags = (context: PushContext, target: Target, entries: Manifest[], cascade: boolean) =>
+  publishTags({
+    target,
+    tag: context.primary,
+    entries,
+    cascade,
+    annotations: context.annotations,
+    log: context.options.log,
+  });
+
+/**
+ * One platform's blobs and manifest, with retries. The version's last platform also writes the
+ * version's tags within the same attempt: each tag's index once for every platform.
+ */
 async function pushPlatform(
   platform: ReadyPlatform,
-  cascade: boolean,
-  { options, primary, annotations, maxRetries }: PushContext,
-): Promise<PlatformPublishResult> {
-  const { target, log } = options;
-  const outcome = await withPushRetries(
-    () =>
-      withAttemptDeadline(
-        target,
-        PUSH_ATTEMPT_TIMEOUT_MS,
-        (attemptTarget) =>
-          pushPackage({
-            target: attemptTarget,
-            tag: primary,
-            platform: platform.key,
-            layers: [platform.layer],
-            metadata: platform.metadata,
-            cascade,
-            annotations,
-            log,
-          }),
-        options.deadline,
-      ),
-    {
-      maxRetries,
-      sleep: options.sleep ?? ((ms) => delay(ms)),
-      random: options.random ?? Math.random,
-      log,
-      what: `${target.displayName}:${primary} (${platform.platform})`,
+  context: PushContext,
+  tagging?: Tagging,
+): Promise<PushedPlatform> {
+  const { log } = context.options;
+  const outcome = await retried(
+    context,
+    `${context.primary} (${platform.platform})`,
+    async (attemptTarget) => {
+      const pushed = await pushPackage({
+        target: attemptTarget,
+        tag: context.primary,
+        platform: platform.key,
+        layers: [platform.layer],
+        metadata: platform.metadata,
+        cascade: false,
+        annotations: context.annotations,
+        log,
+        writeTags: false,
+      });
+      const manifest = { platform: platform.key, entry: pushed.entry };
+      if (!tagging) return { pushed, manifest };
+      const entries = [...tagging.earlier, manifest];
+      return {
+        pushed,
+        manifest,
+        tags: (await writeTags(context, attemptTarget, entries, tagging.cascade)).tags,
+      };
     },
   );
   if (!outcome.ok) {
     log.warn(outcome.error.message);
-    return failed(platform.platform, outcome.attempts, outcome.error);
+    return { result: failed(platform.platform, outcome.attempts, outcome.error) };
   }
+  const { pushed, manifest, tags } = outcome.value;
   return {
-    platform: platform.platform,
-    status: "pushed",
-    tags_written: outcome.value.tags,
-    layer_reuse: outcome.value.layers,
-    attempts: outcome.attempts,
+    manifest,
+    ...(tags === undefined ? {} : { tags }),
+    result: {
+      platform: platform.platform,
+      status: "pushed",
+      tags_written: [],
+      layer_reuse: pushed.layers,
+      attempts: outcome.attempts,
+    },
   };
 }
 
+const manifestsOf = (pushed: readonly PushedPlatform[]) =>
+  pushed.flatMap((p) => (p.manifest ? [p.manifest] : []));
+
 /**
- * Pushes one version: each platform under the primary tag, one platform at a time, each push
- * retried per `concurrency.max_retries`. Rolling tags (`--cascade`) only when `cascade` is on and
- * every platform of the version is ready in this run; a version with a failed platform publishes
- * its green platforms under the primary tag alone. Once a push fails for good, the platforms after
- * it no longer move rolling tags either (those already written stay, as the spec accepts).
+ * The primary tag for the platforms pushed before a last platform that failed for good, in a
+ * step of its own.
+ */
+async function primaryTagOnly(
+  pushed: readonly PushedPlatform[],
+  context: PushContext,
+): Promise<RetryOutcome<string[][]>> {
+  const entries = manifestsOf(pushed);
+  if (entries.length === 0) return { ok: true, value: [], attempts: 0 };
+  const outcome = await retried(context, `${context.primary} (tag)`, async (attemptTarget) => {
+    return (await writeTags(context, attemptTarget, entries, false)).tags;
+  });
+  if (!outcome.ok) context.options.log.warn(outcome.error.message);
+  return outcome;
+}
+
+/** Each pushed platform's result with its tags; failed when its tags could not be written. */
+function withTags(
+  pushed: readonly PushedPlatform[],
+  tags: RetryOutcome<string[][]>,
+): PlatformPublishResult[] {
+  let next = 0;
+  return pushed.map(({ result, manifest }) => {
+    if (!manifest) return result;
+    if (!tags.ok) return failed(result.platform, result.attempts + tags.attempts, tags.error);
+    return { ...result, tags_written: tags.value[next++] ?? [] };
+  });
+}
+
+/**
+ * Pushes one version: each platform's blobs and manifest, one platform at a time, each push
+ * retried per `concurrency.max_retries`; then each of the version's tags once for all pushed
+ * platforms, the primary tag first. Rolling tags only when `cascade` is on and every platform of
+ * the version is pushed in this run; otherwise the green platforms get the primary tag alone.
  */
 export async function publishVersion(options: PublishVersionOptions): Promise<VersionPublishResult> {
   const { spec, log } = options;
@@ -160,20 +241,28 @@ export async function publishVersion(options: PublishVersionOptions): Promise<Ve
     annotations: annotationsFor(spec, options.env ?? process.env),
     maxRetries: spec.concurrency?.max_retries ?? defaultConcurrency(1).max_retries,
   };
-  const results: PlatformPublishResult[] = [];
-  const cascadeTags = new Set<string>();
-  let moveRolling = cascade;
-  for (const platform of prepared) {
+  const lastReady = prepared.findLastIndex((p) => p.ready);
+  const pushed: PushedPlatform[] = [];
+  for (const [i, platform] of prepared.entries()) {
     if (!platform.ready) {
-      results.push(failed(platform.platform, 0, platform));
+      pushed.push({ result: failed(platform.platform, 0, platform) });
       continue;
     }
-    const result = await pushPlatform(platform, moveRolling, context);
-    results.push(result);
-    if (result.status === "failed") moveRolling = false;
-    else if (moveRolling) {
+    const earlier = manifestsOf(pushed);
+    // rolling tags only when every platform of the version made it this far
+    const tagging = i === lastReady ? { earlier, cascade: cascade && earlier.length === i } : undefined;
+    pushed.push(await pushPlatform(platform, context, tagging));
+  }
+  const tagged = pushed.find((p) => p.tags !== undefined)?.tags;
+  const moveRolling = cascade && tagged !== undefined && pushed.every((p) => p.manifest !== undefined);
+  const results = withTags(
+    pushed,
+    tagged === undefined ? await primaryTagOnly(pushed, context) : { ok: true, value: tagged, attempts: 1 },
+  );
+  const cascadeTags = new Set<string>();
+  if (moveRolling) {
+    for (const result of results)
       for (const tag of result.tags_written) if (parseTag(tag).kind !== "primary") cascadeTags.add(tag);
-    }
   }
   return {
     version: options.version,

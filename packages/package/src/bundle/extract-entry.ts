@@ -1,27 +1,15 @@
-import { type FileHandle, link, mkdir, open, symlink, unlink } from "node:fs/promises";
+import { link, mkdir, open, symlink, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { dataError } from "@pkg/common";
 import type { Header } from "tar-stream";
 import { archivePathSegments, type ExtractionRecord } from "./extract-guard.js";
+import { writeAll } from "./write-all.js";
 
 /** Set-uid, set-gid and sticky bits are dropped: a pulled package never grants more than rwx. */
 const PERMISSIONS = 0o777;
 
 /** Body chunks gathered into one `writev`: a decompressor gives chunks of a few KiB each. */
 const BATCH_BYTES = 1 << 20;
-
-/** Writes `chunks` whole: a short `writev` goes on from where it stopped. */
-async function writeAll(handle: FileHandle, chunks: Uint8Array[]): Promise<void> {
-  let rest = chunks;
-  while (rest.length > 0) {
-    let { bytesWritten } = await handle.writev(rest);
-    while (rest.length > 0 && bytesWritten >= (rest[0] as Uint8Array).length) {
-      bytesWritten -= (rest[0] as Uint8Array).length;
-      rest = rest.slice(1);
-    }
-    if (bytesWritten > 0) rest = [(rest[0] as Uint8Array).subarray(bytesWritten), ...rest.slice(1)];
-  }
-}
 
 async function writeBody(target: string, body: AsyncIterable<unknown>, mode: number): Promise<void> {
   const handle = await open(target, "wx");

@@ -15,3 +15,4 @@ export {
   sourceDateEpoch,
 } from "./options.js";
 export { type BundlePool, createBundlePool } from "./worker-pool.js";
+export { writeAll } from "./write-all.js";

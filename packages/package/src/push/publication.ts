@@ -22,20 +22,22 @@ export function cascadePublication(tag: string, cascade: boolean): Publication |
 }
 
 /**
- * The tags one push writes, the named tag first. Without the cascade that is the named tag alone;
- * with it, the exact and rolling tags the cascade rule lets this platform take, judged against
- * the versions the repository already holds.
+ * The tags a push of each platform writes, the named tag first. Without the cascade that is the
+ * named tag alone; with it, the exact and rolling tags the cascade rule lets that platform take,
+ * judged against the versions the repository already holds (read once for all the platforms).
  */
 export async function planPublication(
   target: Target,
   tag: string,
-  platform: PlatformKey,
+  platforms: readonly PlatformKey[],
   publication: Publication | undefined,
-): Promise<string[]> {
-  if (!publication) return [tag];
+): Promise<string[][]> {
+  if (!publication) return platforms.map(() => [tag]);
   const existing = await newerVersionsWithPlatforms(target, publication.version, publication.variant);
-  const writes = planCascade({ ...publication, platforms: [platform], existing, cascade: true });
-  return [tag, ...writes.map((w) => w.tag).filter((t) => t !== tag)];
+  return platforms.map((platform) => {
+    const writes = planCascade({ ...publication, platforms: [platform], existing, cascade: true });
+    return [tag, ...writes.map((w) => w.tag).filter((t) => t !== tag)];
+  });
 }
 
 /**

@@ -1,19 +1,12 @@
-import { ExitCode, type Logger, PkgError } from "@pkg/common";
-import {
-  type BlobPushOutcome,
-  type Descriptor,
-  MediaType,
-  memoryBlob,
-  type Platform,
-  type Target,
-} from "@pkg/oci";
+import type { Logger } from "@pkg/common";
+import { type BlobPushOutcome, type Descriptor, MediaType, memoryBlob, type Target } from "@pkg/oci";
 import pLimit from "p-limit";
 import { type Metadata, serializeMetadata } from "../metadata/index.js";
-import { type PlatformKey, platformsEqual, toOciPlatform } from "../platform/index.js";
-import { asImageIndex, mergeIntoIndex } from "./index-merge.js";
+import { type PlatformKey, toOciPlatform } from "../platform/index.js";
 import type { LocalLayer } from "./layer-args.js";
 import { canonicalJson, packageManifest } from "./manifest.js";
-import { cascadePublication, planPublication } from "./publication.js";
+import { cascadePublication } from "./publication.js";
+import { type IndexEntry, publishTags } from "./tags.js";
 
 export interface PushRequest {
   target: Target;
@@ -26,6 +19,11 @@ export interface PushRequest {
   cascade: boolean;
   annotations: Record<string, string>;
   log: Logger;
+  /**
+   * False: push the blobs and the manifest only, and write no tag (the caller publishes `entry`
+   * with `publishTags`, e.g. once for all platforms of a version). Default true.
+   */
+  writeTags?: boolean;
 }
 
 export interface LayerReuse {
@@ -43,22 +41,22 @@ export interface PushReport {
   /** Every tag this push wrote, the named tag first. */
   tags: string[];
   layers: LayerReuse;
+  /** The manifest as a tag's image index lists it. */
+  entry: IndexEntry;
 }
 
 /** Blobs uploaded at once: enough to overlap round trips, few enough not to compete for one link. */
 const BLOB_CONCURRENCY = 3;
 
-/** How often a tag index is re-merged when another writer changed it between our read and write. */
-const MAX_MERGE_ATTEMPTS = 5;
-
 /**
  * Publishes one platform of a package: blobs first, then the manifest by digest, then each tag's
- * image index (named tag first, rolling tags after), so no tag ever points at content the
- * repository does not hold.
+ * image index (named tag first, rolling tags after, unless `writeTags` is false), so no tag ever
+ * points at content the repository does not hold.
  */
 export async function pushPackage(request: PushRequest): Promise<PushReport> {
   const { target, log } = request;
-  const publication = cascadePublication(request.tag, request.cascade);
+  // the tag is checked before anything is uploaded
+  cascadePublication(request.tag, request.cascade);
   const layers: LayerReuse = { mounted: 0, uploaded: 0, verified: 0 };
   const count = (outcome: BlobPushOutcome) => {
     if (outcome === "existed") layers.verified++;
@@ -90,63 +88,30 @@ export async function pushPackage(request: PushRequest): Promise<PushReport> {
   );
   const manifest = await target.pushManifest(manifestBytes, MediaType.ImageManifest);
   const platform = toOciPlatform(request.platform);
-  const entry = {
+  const entry: IndexEntry = {
     mediaType: MediaType.ImageManifest,
     digest: manifest.digest,
     size: manifest.size,
     platform,
   };
 
-  const tags = await planPublication(target, request.tag, request.platform, publication);
-  let indexDigest = "";
-  for (const tag of tags) {
-    const digest = await mergeTag(target, tag, entry, request.annotations);
-    if (tag === request.tag) indexDigest = digest;
-    log.info(`${target.displayName}:${tag} -> ${digest.slice(0, 19)}`);
-  }
-  return {
+  const report: PushReport = {
     repository: target.displayName,
     platform: request.platform.key,
     manifestDigest: manifest.digest,
-    indexDigest,
-    tags,
+    indexDigest: "",
+    tags: [],
     layers,
+    entry,
   };
-}
-
-/**
- * GET the tag's index, replace our platform's entry, PUT it back; then read the tag again and
- * re-merge if a concurrent writer replaced it in between (registries offer no compare-and-swap).
- */
-async function mergeTag(
-  target: Target,
-  tag: string,
-  entry: Descriptor & { platform: Platform },
-  annotations: Record<string, string>,
-): Promise<string> {
-  for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
-    const current = await target.fetchManifest(tag);
-    const existing = current ? asImageIndex(current.bytes) : undefined;
-    if (current && !existing) {
-      throw new PkgError(
-        ExitCode.Data,
-        `${target.displayName}:${tag} holds a single manifest, not an image index; refusing to replace it`,
-      );
-    }
-    const merged = mergeIntoIndex(existing, entry, annotations, platformsEqual);
-    const written = await target.pushManifest(canonicalJson(merged), MediaType.ImageIndex, tag);
-    const check = await target.fetchManifest(tag);
-    const after = check ? asImageIndex(check.bytes) : undefined;
-    if (
-      after?.manifests.some(
-        (m) => m.digest === entry.digest && m.platform && platformsEqual(m.platform, entry.platform),
-      )
-    ) {
-      return written.digest;
-    }
-  }
-  throw new PkgError(
-    ExitCode.Transient,
-    `${target.displayName}:${tag} kept changing under concurrent writers; retry the push`,
-  );
+  if (request.writeTags === false) return report;
+  const published = await publishTags({
+    target,
+    tag: request.tag,
+    entries: [{ platform: request.platform, entry }],
+    cascade: request.cascade,
+    annotations: request.annotations,
+    log,
+  });
+  return { ...report, indexDigest: published.indexDigest, tags: published.tags[0] ?? [] };
 }
