@@ -103,15 +103,17 @@ function variantOf(spec: MirrorSpec, task: SyncTask): VariantSpec | undefined {
  * concerns this pair only; what is complete stays in the task directory for the next run.
  */
 export async function buildPair(task: SyncTask, dir: string, deps: BuildPairDeps): Promise<BuiltPair> {
-  const earlier = await finishedBundle(dir);
-  const what = `${task.version.version} ${task.column.id}`;
-  if (earlier) {
-    deps.log.info(`${what}: reusing the bundle of an earlier run`);
-    return earlier;
-  }
-  const { signal } = deps;
+  // The look-ahead turn is asked for before anything else is awaited, so pairs queue in plan order
+  // and the oldest version, which is pushed first, is never held back by younger ones.
   const ahead = await deps.lookahead.acquire();
+  const what = `${task.version.version} ${task.column.id}`;
+  const { signal } = deps;
   try {
+    const earlier = await finishedBundle(dir);
+    if (earlier) {
+      deps.log.info(`${what}: reusing the bundle of an earlier run`);
+      return earlier;
+    }
     if (signal?.aborted) throw stoppedError(what);
     deps.log.progress(`${what}: downloading ${task.asset.name}`);
     const downloaded = await deps.downloader.download({
