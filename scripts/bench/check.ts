@@ -13,6 +13,7 @@ import {
 import { stringify } from "yaml";
 import { publishWithSummary } from "../../packages/mirror/test/support/publish-with-summary.js";
 import { repoRoot, timedRun } from "./measure.js";
+import { platformSlug } from "./sync-assets.js";
 
 const mirrorBin = join(repoRoot, "packages/mirror/bin/pkg-mirror.js");
 
@@ -68,10 +69,6 @@ function versionOf(i: number): string {
   return `${1 + Math.floor(n / 400)}.${Math.floor(n / 20) % 20}.${n % 20}`;
 }
 
-function slug(platform: string): string {
-  return platform.replace(/[/+]/g, "-");
-}
-
 function releasesBody(page: number): string {
   const releases = [];
   for (let i = (page - 1) * PER_PAGE; i < Math.min(page * PER_PAGE, RELEASES); i++) {
@@ -81,8 +78,8 @@ function releasesBody(page: number): string {
       draft: false,
       prerelease: false,
       assets: PLATFORMS.map((p) => ({
-        name: `tool-${version}-${slug(p)}.tar.gz`,
-        browser_download_url: `https://downloads.example/v${version}/tool-${version}-${slug(p)}.tar.gz`,
+        name: `tool-${version}-${platformSlug(p)}.tar.gz`,
+        browser_download_url: `https://downloads.example/v${version}/tool-${version}-${platformSlug(p)}.tar.gz`,
         digest: `sha256:${"0".repeat(64)}`,
       })),
     });
@@ -121,7 +118,7 @@ export async function runCheckBench(): Promise<CheckBenchResult> {
         name: "tool",
         target: { registry: proxy.host, repository: "acme/tool" },
         source: { type: "forgeone_release", owner: "acme", repo: "tool" },
-        assets: Object.fromEntries(PLATFORMS.map((p) => [p, [`^tool-.*-${slug(p)}\\.tar\\.gz$`]])),
+        assets: Object.fromEntries(PLATFORMS.map((p) => [p, [`^tool-.*-${platformSlug(p)}\\.tar\\.gz$`]])),
       }),
     );
     const run = (args: string[]) => timedCheck(specPath, args, { forge, proxy });

@@ -4,12 +4,13 @@
 // fixed seeds, once, and reused while the recipe version matches.
 import { spawn } from "node:child_process";
 import { createCipheriv, createHash } from "node:crypto";
-import { createReadStream, existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
+import { sha256File } from "@pkg/package/push";
 import pLimit from "p-limit";
 import tarStream from "tar-stream";
 
@@ -95,12 +96,6 @@ function sh(script: string, args: string[]): Promise<void> {
     child.once("error", reject);
     child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`${script}: ${stderr}`))));
   });
-}
-
-async function sha256File(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  await pipeline(createReadStream(path), hash);
-  return `sha256:${hash.digest("hex")}`;
 }
 
 async function makeAsset(dir: string, version: string, platform: string): Promise<BenchAsset> {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ExitCode, PkgError } from "@pkg/common";
+import { ExitCode } from "@pkg/common";
 import { ChunkReader } from "./chunk-reader.js";
 import { drain } from "./http.js";
 import { backoffDelay } from "./retry.js";
@@ -7,6 +7,7 @@ import type { BlobSource } from "./types.js";
 import {
   checkContent,
   commit,
+  isRequestTransient,
   locationOf,
   octetStream,
   RestartableError,
@@ -43,12 +44,7 @@ async function sendChunk(ctx: UploadContext, location: URL, chunk: Buffer, start
       if (response.statusCode !== 416) throw await unexpected(response, "a chunk upload", ctx.operation);
       await drain(response);
     } catch (error) {
-      if (
-        !(error instanceof PkgError) ||
-        error.exitCode !== ExitCode.Transient ||
-        error instanceof RestartableError
-      )
-        throw error;
+      if (!isRequestTransient(error)) throw error;
       const policy = ctx.client.retryPolicy;
       if (++failures > policy.retries) throw new RestartableError(ExitCode.Transient, error.message);
       await sleep(backoffDelay(policy, failures - 1, Math.random()));

@@ -21,6 +21,13 @@ export interface UploadContext {
 /** A failure after which a fresh upload session (and a fresh `open()`) may succeed. */
 export class RestartableError extends PkgError {}
 
+/** A transient failure of one request that left the session usable (not a RestartableError). */
+export function isRequestTransient(error: unknown): error is PkgError {
+  return (
+    error instanceof PkgError && error.exitCode === ExitCode.Transient && !(error instanceof RestartableError)
+  );
+}
+
 export const octetStream = { "content-type": "application/octet-stream" };
 
 export function locationOf(response: IncomingMessage, base: URL, operation: string): URL {

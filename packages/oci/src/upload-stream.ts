@@ -1,13 +1,12 @@
 import type { IncomingMessage } from "node:http";
-import { ExitCode, PkgError } from "@pkg/common";
 import { drain } from "./http.js";
 import { errorText } from "./transport.js";
 import type { BlobSource } from "./types.js";
 import { VerifiedBody } from "./upload-body.js";
 import {
+  isRequestTransient,
   locationOf,
   octetStream,
-  RestartableError,
   type UploadContext,
   unexpected,
 } from "./upload-session.js";
@@ -42,11 +41,7 @@ export async function patchStreamed(
     });
   } catch (error) {
     if (body.failure !== undefined) throw body.failure;
-    const transient =
-      error instanceof PkgError &&
-      error.exitCode === ExitCode.Transient &&
-      !(error instanceof RestartableError);
-    if (transient) return { refused: error.message };
+    if (isRequestTransient(error)) return { refused: error.message };
     throw error;
   }
   const status = response.statusCode ?? 0;

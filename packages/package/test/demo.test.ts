@@ -27,23 +27,13 @@ describe("the README's main job (npm run demo)", () => {
     expect(stdout).toContain("hello from a pkg package");
     expect(stderr).toContain("$ cat ");
     expect(await readFile(join(out.path, "pulled/content/share/hello/VERSION"), "utf8")).toBe("1.1.0\n");
-    const latest = await exec("skopeo", [
-      "inspect",
-      "--raw",
-      `oci:${join(out.path, "layout/examples/hello")}:latest`,
-    ]);
-    const v110 = await exec("skopeo", [
-      "inspect",
-      "--raw",
-      `oci:${join(out.path, "layout/examples/hello")}:1.1.0`,
-    ]);
+    const rawIndex = (tag: string) =>
+      exec("skopeo", ["inspect", "--raw", `oci:${join(out.path, "layout/examples/hello")}:${tag}`]);
+    const latest = await rawIndex("latest");
+    const v110 = await rawIndex("1.1.0");
     expect(latest.stdout).toBe(v110.stdout);
     expect(JSON.parse(latest.stdout).manifests).toHaveLength(2);
-    const v100 = await exec("skopeo", [
-      "inspect",
-      "--raw",
-      `oci:${join(out.path, "layout/examples/hello")}:1.0.0`,
-    ]);
+    const v100 = await rawIndex("1.0.0");
     expect(JSON.parse(v100.stdout).manifests).toHaveLength(2);
     expect(v100.stdout).not.toBe(v110.stdout);
   });

@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { trackPid, untrackPid } from "./cleanup.js";
 import { tempDir } from "./temp-dir.js";
 
-export const chromiumPath = "/usr/bin/chromium";
+const chromiumPath = "/usr/bin/chromium";
 
 const chromiumArgs = [
   "--headless",

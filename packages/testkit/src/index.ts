@@ -1,7 +1,6 @@
 export {
   type AxeViolation,
   axeViolations,
-  chromiumPath,
   launchChromium,
   type RunningChromium,
 } from "./browser.js";
@@ -15,6 +14,6 @@ export type { RegistryUser } from "./registry-user.js";
 export { type CliResult, runCli } from "./run-cli.js";
 export { type CommandResult, type CompletedProcess, runCommand, spawnCollect } from "./run-command.js";
 export { type SentResponse, sendRequest } from "./send-request.js";
-export { contentTypeOf, serveDirectory } from "./static-server.js";
+export { serveDirectory } from "./static-server.js";
 export { type TempDir, tempDir } from "./temp-dir.js";
 export { createTestCa, type IssuedCert, type TestCa } from "./test-ca.js";

@@ -25,7 +25,7 @@ const contentTypes: Record<string, string> = {
   ".webmanifest": "application/manifest+json",
 };
 
-export function contentTypeOf(path: string): string {
+function contentTypeOf(path: string): string {
   return contentTypes[extname(path).toLowerCase()] ?? "application/octet-stream";
 }
 

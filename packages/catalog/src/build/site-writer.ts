@@ -33,11 +33,6 @@ export class SiteWriter {
     return this.files.size;
   }
 
-  /** Every written path, for the sitemap and reports. */
-  paths(): IterableIterator<string> {
-    return this.files.keys();
-  }
-
   private claim(path: string, owner: string): string {
     const normalised = path.replace(/^\/+/, "");
     if (!isSafeRelativePath(normalised) || posix.normalize(normalised) !== normalised) {

@@ -20,20 +20,12 @@ export function renderGithubWorkflow(ci: CiConfig, configRelPath: string): Rende
   const manager = ciPackageManager(ci);
   const pm = packageManagerCommands(manager);
   const commands = catalogCommands(pm.exec, configRelPath, "site");
-  const setup =
-    manager === "bun"
-      ? [
-          "      - uses: actions/setup-node@v4",
-          "        with:",
-          "          node-version: 20",
-          "      - uses: oven-sh/setup-bun@v2",
-        ]
-      : [
-          "      - uses: actions/setup-node@v4",
-          "        with:",
-          "          node-version: 20",
-          "          cache: npm",
-        ];
+  const setup = [
+    "      - uses: actions/setup-node@v4",
+    "        with:",
+    "          node-version: 20",
+    manager === "bun" ? "      - uses: oven-sh/setup-bun@v2" : "          cache: npm",
+  ];
   const check =
     ci.verifyCi === false
       ? []

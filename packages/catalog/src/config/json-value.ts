@@ -5,12 +5,12 @@ import { closestKey } from "./suggest.js";
 /** A JSON object as `JSON.parse` returns it. */
 export type JsonObject = Record<string, unknown>;
 
-export function isJsonObject(value: unknown): value is JsonObject {
+function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** "a string", "an array", "null": what a value is, for "must be X, not Y" messages. */
-export function describeJsonType(value: unknown): string {
+function describeJsonType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return value === "" ? "an empty string" : "a string";
@@ -18,7 +18,7 @@ export function describeJsonType(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-export function invalidType(path: string, expected: string, value: unknown): ConfigError {
+function invalidType(path: string, expected: string, value: unknown): ConfigError {
   return new ConfigError(
     "INVALID_TYPE",
     `${showPath(path)} must be ${expected}, not ${describeJsonType(value)}`,

@@ -32,7 +32,7 @@ function describeSyntaxError(text: string, message: string): string {
 }
 
 /** Parses JSON text; a UTF-8 byte-order mark (as some editors write) is ignored. */
-export function parseConfigText(bytes: Uint8Array, file: string): unknown {
+function parseConfigText(bytes: Uint8Array, file: string): unknown {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);

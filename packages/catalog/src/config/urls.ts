@@ -12,7 +12,7 @@ function hasControlOrSpace(raw: string): boolean {
   return false;
 }
 /** The `{login}` placeholder of an owner-profile template. */
-export const LOGIN_PLACEHOLDER = "{login}";
+const LOGIN_PLACEHOLDER = "{login}";
 /** The dummy origin a site-relative link is resolved against to see where it lands. */
 const SITE_ORIGIN = "https://site.invalid";
 

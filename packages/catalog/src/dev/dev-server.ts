@@ -43,7 +43,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let initial = true;
   let initialError: unknown;
   const rebuilder = new Rebuilder(workDir, options.build, {
-    built(_root, milliseconds) {
+    built(milliseconds) {
       if (initial) return;
       log.info(`rebuilt in ${milliseconds} ms`);
       events.send({ name: "reload", data: String(milliseconds) });
@@ -61,7 +61,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   const server = createServer(devRequestHandler(events, () => rebuilder.current));
 
-  const watcher = new InputWatcher(() => schedule());
+  const watcher = new InputWatcher(schedule);
   let timer: NodeJS.Timeout | undefined;
   function schedule(): void {
     clearTimeout(timer);

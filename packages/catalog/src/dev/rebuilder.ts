@@ -5,7 +5,7 @@ import { join } from "node:path";
 export type BuildSite = (outDir: string) => Promise<void>;
 
 export interface RebuildHooks {
-  built(root: string, milliseconds: number): void;
+  built(milliseconds: number): void;
   failed(error: unknown): void;
 }
 
@@ -71,7 +71,7 @@ export class Rebuilder {
       const previous = this.#current;
       this.#current = root;
       if (previous !== undefined) await rm(previous, { recursive: true, force: true });
-      this.#hooks.built(root, Math.round(performance.now() - started));
+      this.#hooks.built(Math.round(performance.now() - started));
       return true;
     } catch (error) {
       await rm(outDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { type FSWatcher, statSync, watch } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname } from "node:path";
 import type { WatchTargets } from "./watch-targets.js";
 
 /** Directories whose changes are never inputs (version control, installed packages). */
@@ -12,10 +12,10 @@ const ignoredSegment = /(^|[/\\])(\.git|node_modules)([/\\]|$)/;
  * a path that does not exist (yet) is skipped, a directory replaced since is watched anew.
  */
 export class InputWatcher {
-  readonly #onChange: (path: string) => void;
+  readonly #onChange: () => void;
   readonly #watchers = new Map<string, FSWatcher>();
 
-  constructor(onChange: (path: string) => void) {
+  constructor(onChange: () => void) {
     this.#onChange = onChange;
   }
 
@@ -70,14 +70,13 @@ export class InputWatcher {
 
   #watchTree(dir: string): FSWatcher {
     return watch(dir, { recursive: true }, (_event, name) => {
-      if (name !== null && ignoredSegment.test(name)) return;
-      this.#onChange(name === null ? dir : join(dir, name));
+      if (name === null || !ignoredSegment.test(name)) this.#onChange();
     });
   }
 
   #watchNames(dir: string, names: ReadonlySet<string>): FSWatcher {
     return watch(dir, (_event, name) => {
-      if (name === null || names.has(name)) this.#onChange(name === null ? dir : join(dir, name));
+      if (name === null || names.has(name)) this.#onChange();
     });
   }
 }

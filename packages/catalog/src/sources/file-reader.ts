@@ -24,6 +24,9 @@ export interface FoundFile {
   bytes: Uint8Array;
 }
 
+/** The extension of an index-relative file name: `json`, `md`, `svg`, `png`. */
+export const extensionOf = (relPath: string) => relPath.slice(relPath.lastIndexOf(".") + 1);
+
 /** `readFirst` by trying each name in turn. */
 export async function readFirstInOrder(
   read: IndexFileReader["read"],

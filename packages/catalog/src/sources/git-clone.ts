@@ -5,7 +5,7 @@ import { scrubCredentials, withoutCredentials } from "./display-url.js";
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** Refuses values git could read as an option. */
-export function checkGitArgument(key: string, value: string): void {
+function checkGitArgument(key: string, value: string): void {
   if (value.startsWith("-")) {
     throw new PkgError(
       ExitCode.Data,

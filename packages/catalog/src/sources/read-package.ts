@@ -11,7 +11,7 @@ import {
   splitPackageName,
 } from "@pkg/index";
 import { IndexFileError } from "./errors.js";
-import type { IndexFileReader } from "./file-reader.js";
+import { extensionOf, type IndexFileReader } from "./file-reader.js";
 import { IMAGE_INDEX_MAX_BYTES, LOGO_MAX_BYTES, README_MAX_BYTES, ROOT_MAX_BYTES } from "./limits.js";
 import type { LoadedPackage } from "./types.js";
 
@@ -77,7 +77,7 @@ export async function readPackage(ctx: PackageContext, key: string, digest: stri
           `not found${alternatives.join("")}`,
         );
       }
-      const ext = found.relPath.slice(found.relPath.lastIndexOf(".") + 1) as ObjectExtension;
+      const ext = extensionOf(found.relPath) as ObjectExtension;
       const value = use(found.bytes, ctx.reader.describe(found.relPath), ext);
       files.push([found.relPath, found.bytes]);
       return value;

@@ -5,7 +5,7 @@ export interface RetryPolicy {
   sleep: (ms: number) => Promise<void>;
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, firstDelayMs: 500, sleep };
 

@@ -1,7 +1,13 @@
 import { Agent } from "node:https";
 import { ExitCode, PkgError } from "@pkg/common";
 import { withoutCredentials } from "./display-url.js";
-import { type IndexFileReader, type ReadRequest, readFirstInOrder, verifyDigest } from "./file-reader.js";
+import {
+  extensionOf,
+  type IndexFileReader,
+  type ReadRequest,
+  readFirstInOrder,
+  verifyDigest,
+} from "./file-reader.js";
 import { httpsGet, TransportError } from "./https-get.js";
 import { type RetryPolicy, withRetries } from "./retry.js";
 import type { UrlCache } from "./url-cache.js";
@@ -16,8 +22,6 @@ export interface UrlReaderOptions {
   ca?: string | Uint8Array;
   timeoutMs?: number;
 }
-
-const extensionOf = (relPath: string) => relPath.slice(relPath.lastIndexOf(".") + 1);
 
 /** A status worth another attempt: the server is overloaded or failing for now. */
 class RetryableStatus extends Error {}

@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { runCli, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,26 +8,9 @@ import {
   ocxIndexFixture,
   writeCatalogProject,
 } from "../support/catalog-project.js";
+import { filesUnder, treeDigests } from "../support/file-tree.js";
 import { writeSyntheticIndex } from "../support/synthetic-index.js";
 import { bundleClient } from "./client-bundle.js";
-
-async function filesUnder(root: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(root, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) out.push(relative(root, join(entry.parentPath, entry.name)));
-  }
-  return out.sort();
-}
-
-async function treeHash(root: string): Promise<Record<string, string>> {
-  const hashes: Record<string, string> = {};
-  for (const file of await filesUnder(root)) {
-    hashes[file] = createHash("sha256")
-      .update(await readFile(join(root, file)))
-      .digest("hex");
-  }
-  return hashes;
-}
 
 const logoSvg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><circle cx="4" cy="4" r="4"/></svg>\n';
@@ -215,14 +197,14 @@ describe("pkg-catalog build failures", () => {
       const cfg = await writeCatalogProject(project, { index: ocxIndexFixture });
       const site = join(work.path, "site");
       expect((await buildWithCli(cfg, site)).code).toBe(0);
-      const before = await treeHash(site);
+      const before = await treeDigests(site);
       const failing = await writeCatalogProject(join(work.path, "failing"), { index: ocxIndexFixture, docs });
       const result = await buildWithCli(failing, site);
       expect(result.code).toBe(65);
       expect(result.stderr.trim().split("\n").at(-1)).toMatch(
         /^pkg-catalog: route collision: \/docs\/guide\/index.html is produced by /,
       );
-      expect(await treeHash(site)).toEqual(before);
+      expect(await treeDigests(site)).toEqual(before);
       expect((await readdir(work.path)).sort()).toEqual(["failing", "project", "site"]);
     } finally {
       await work.remove();
@@ -255,13 +237,13 @@ describe("pkg-catalog build failures", () => {
       await mkdir(foreign);
       await writeFile(join(foreign, "thesis.txt"), "years of work\n");
       await writeFile(join(foreign, "catalog.json"), '{"generator":"someone else"}\n');
-      const before = await treeHash(foreign);
+      const before = await treeDigests(foreign);
       const result = await buildWithCli(cfg, foreign);
       expect(result.code).toBe(64);
       expect(result.stderr.trim().split("\n").at(-1)).toBe(
         `pkg-catalog: --out ${foreign} is not empty and holds no site built by pkg-catalog; refusing to replace it (choose an empty or new directory)`,
       );
-      expect(await treeHash(foreign)).toEqual(before);
+      expect(await treeDigests(foreign)).toEqual(before);
       expect((await readdir(work.path)).sort()).toEqual(["documents", "project"]);
       const empty = join(work.path, "empty");
       await mkdir(empty);

@@ -1,8 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { sha256Of } from "@pkg/index";
 import {
   createTestCa,
   runCli,
@@ -14,17 +13,7 @@ import {
 } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogBin, ocxIndexFixture } from "../support/catalog-project.js";
-
-/** Every file of a built site, by site path, as a digest. */
-async function siteTree(root: string): Promise<Record<string, string>> {
-  const tree: Record<string, string> = {};
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    tree[relative(root, path)] = sha256Of(await readFile(path));
-  }
-  return tree;
-}
+import { treeDigests } from "../support/file-tree.js";
 
 describe("one index through a path, a url and a git source", () => {
   let temp: TempDir;
@@ -47,7 +36,7 @@ describe("one index through a path, a url and a git source", () => {
     });
     expect(built.stderr).toMatch(/^built 62 packages from 1 index into /m);
     expect(built.code).toBe(0);
-    return siteTree(join(dir, "site"));
+    return treeDigests(join(dir, "site"));
   }
 
   beforeAll(async () => {

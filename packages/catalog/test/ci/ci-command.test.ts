@@ -2,8 +2,8 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runCli, type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { catalogBin } from "../support/catalog-project.js";
 
-const bin = new URL("../../bin/pkg-catalog.js", import.meta.url).pathname;
 const workflow = ".github/workflows/catalog.yml";
 
 let dir: TempDir;
@@ -26,7 +26,7 @@ async function writeConfig(ci: Record<string, unknown> | undefined, name = "cata
   await writeFile(join(dir.path, name), JSON.stringify(config, null, 2));
 }
 
-const ci = (...args: string[]) => runCli(bin, ["ci", ...args], { cwd: dir.path });
+const ci = (...args: string[]) => runCli(catalogBin, ["ci", ...args], { cwd: dir.path });
 
 describe("pkg-catalog ci", () => {
   it("writes the github workflow, then --check passes", async () => {

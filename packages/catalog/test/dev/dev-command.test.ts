@@ -5,11 +5,11 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { runCli, type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { catalogBin } from "../support/catalog-project.js";
 import { type SyntheticIndex, writeSyntheticIndex } from "../support/synthetic-index.js";
 import { type DevProcess, killLeftoverDevProcesses, startDev } from "./dev-process.js";
 import { type EventClient, openEvents } from "./event-client.js";
 
-const bin = new URL("../../bin/pkg-catalog.js", import.meta.url).pathname;
 const reloadTag = '<script src="/__pkg-dev/reload.js" defer></script>';
 
 let work: TempDir;
@@ -249,7 +249,7 @@ describe("pkg-catalog dev", () => {
     const address = blocker.address();
     const port = typeof address === "object" && address !== null ? address.port : 0;
     try {
-      const result = await runCli(bin, ["dev", "--port", String(port)], {
+      const result = await runCli(catalogBin, ["dev", "--port", String(port)], {
         cwd: work.path,
         env: { TMPDIR: tmp },
       });
@@ -265,7 +265,7 @@ describe("pkg-catalog dev", () => {
 
   it("exits 65 for a bad config, before serving", async () => {
     await writeConfig({ ...baseConfig, brand: {} });
-    const result = await runCli(bin, ["dev"], { cwd: work.path, env: { TMPDIR: tmp } });
+    const result = await runCli(catalogBin, ["dev"], { cwd: work.path, env: { TMPDIR: tmp } });
     expect(result.code).toBe(65);
     expect(result.stderr).toMatch(/^pkg-catalog: INVALID_TYPE: .*brand\.title/);
   });

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-
-const bin = new URL("../../bin/pkg-catalog.js", import.meta.url).pathname;
+import { catalogBin } from "../support/catalog-project.js";
 
 export interface DevProcess {
   /** `http://127.0.0.1:PORT/` from the "serving" line. */
@@ -25,7 +24,7 @@ export async function startDev(
   args: string[],
   options: { cwd: string; env: Record<string, string> },
 ): Promise<DevProcess> {
-  const child = spawn(process.execPath, [bin, "dev", ...args], {
+  const child = spawn(process.execPath, [catalogBin, "dev", ...args], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "ignore", "pipe"],

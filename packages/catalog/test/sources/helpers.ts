@@ -4,10 +4,10 @@ import { fileURLToPath } from "node:url";
 import { sha256Of } from "@pkg/index";
 import type { CatalogConfig, SourceEntry } from "../../src/config/types.js";
 import type { LoadedIndex } from "../../src/sources/types.js";
+import { ocxIndexFixture as ocxIndexDir } from "../support/catalog-project.js";
 
-export const ocxIndexDir = fileURLToPath(
-  new URL("../../../../../shared/fixtures/ocx-index", import.meta.url),
-);
+export { ocxIndexDir };
+
 export const schemaFixtures = fileURLToPath(
   new URL("../../../../../shared/fixtures/index-schema/fixtures/valid", import.meta.url),
 );

@@ -1,25 +1,16 @@
-import { createHash } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { sha256Of } from "@pkg/index";
 import { tempDir } from "@pkg/testkit";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "./file-tree.js";
 import { writeSyntheticIndex } from "./synthetic-index.js";
 
 const schemaDir = new URL("../../../../../shared/fixtures/index-schema/", import.meta.url);
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
 const schema = async (name: string) =>
   ajv.compile(JSON.parse(await readFile(new URL(name, schemaDir), "utf8")) as object);
-
-const sha256 = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
-
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)))
-    .sort();
-}
 
 describe("writeSyntheticIndex", () => {
   it("writes an index every file of which validates and matches its digest", async () => {
@@ -37,19 +28,19 @@ describe("writeSyntheticIndex", () => {
       expect(cIndex?.(catalog), JSON.stringify(cIndex?.errors)).toBe(true);
       expect(Object.keys(catalog.packages)).toEqual(made.packages.map((p) => p.path));
 
-      const files = await listFiles(dir.path);
+      const files = await filesUnder(dir.path);
       expect(files.length).toBe(made.files);
       for (const path of files.filter((f) => f.startsWith("p/"))) {
         const bytes = await read(path);
         const object = /\/o\/sha256\/([0-9a-f]{64})\.(json|md|svg|png)$/.exec(path);
         if (object) {
-          expect(sha256(bytes), path).toBe(`sha256:${object[1]}`);
+          expect(sha256Of(bytes), path).toBe(`sha256:${object[1]}`);
           if (object[2] === "json") expect(image?.(JSON.parse(bytes.toString())), path).toBe(true);
           if (object[2] === "md") expect(bytes.length, path).toBe(3_000);
           continue;
         }
         const key = path.slice(2, -".json".length);
-        expect(catalog.packages[key], path).toBe(sha256(bytes));
+        expect(catalog.packages[key], path).toBe(sha256Of(bytes));
         expect(root?.(JSON.parse(bytes.toString())), `${path} ${JSON.stringify(root?.errors)}`).toBe(true);
       }
       const statuses = new Set(made.packages.map((p) => p.status));
@@ -74,7 +65,7 @@ describe("writeSyntheticIndex", () => {
       const index = (d: string) => readFile(join(d, "c/index.json"), "utf8");
       expect(await index(a.path)).toBe(await index(b.path));
       expect(await index(a.path)).not.toBe(await index(c.path));
-      const readmes = (await listFiles(a.path)).filter((f) => f.endsWith(".md"));
+      const readmes = (await filesUnder(a.path)).filter((f) => f.endsWith(".md"));
       const readme = await readFile(join(a.path, readmes[0] ?? ""), "utf8");
       expect(readme.length).toBe(20_000);
       expect(readme).toMatch(/^# /);
@@ -96,7 +87,7 @@ describe("writeSyntheticIndex", () => {
         readmeOf: (i) => (i === 1 ? "<script>x()</script>\n" : undefined),
         logoOf: (i) => (i === 1 ? { ext: "svg", bytes: Buffer.from("<svg/>") } : undefined),
       });
-      const files = await listFiles(dir.path);
+      const files = await filesUnder(dir.path);
       const own = files.filter((f) => f.startsWith(`p/${made.packages[1]?.path}/`));
       const contents = await Promise.all(own.map((f) => readFile(join(dir.path, f), "utf8")));
       expect(contents).toContain("<script>x()</script>\n");

@@ -257,7 +257,6 @@ async function publishGroup(
   options: SyncOptions & { spec: LoadedSpec["spec"]; now: Date },
   dirOf: (task: SyncTask) => string,
 ): Promise<SyncVersionResult> {
-  const skipped = group.skipped.map((s) => skippedPair(s.column.platform, s.reason));
   const entries: VersionPlatform[] = [
     ...outcomes.map(({ task, outcome }): VersionPlatform => {
       const platform = task.column.platform;
@@ -274,16 +273,9 @@ async function publishGroup(
       failure: new PkgError(ExitCode.Failed, r.message),
     })),
   ];
+  if (entries.length === 0) return unpublishedGroup(group, []);
   const variant = groupVariant(group);
-  if (entries.length === 0) {
-    return {
-      version: group.version,
-      ...variant,
-      cascade_tags_written: [],
-      layer_reuse: noReuse(),
-      platforms: skipped,
-    };
-  }
+  const skipped = group.skipped.map((s) => skippedPair(s.column.platform, s.reason));
   const published = await publishVersion({
     target: options.target,
     version: group.version,

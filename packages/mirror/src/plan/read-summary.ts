@@ -1,3 +1,4 @@
+import { buffer } from "node:stream/consumers";
 import { describeError } from "@pkg/common";
 import type { Target } from "@pkg/oci";
 import { PUBLISHED_SUMMARY_TAG } from "@pkg/package";
@@ -10,12 +11,6 @@ export type SummaryRead =
   | { status: "invalid"; reason: string }
   | { status: "valid"; tags: SummaryTags };
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks);
-}
-
 /**
  * The target's published summary (manifest and config blob: two requests). Never throws: the
  * summary is a cache, so any failure to read or verify it is reported for the caller to fall back.
@@ -25,7 +20,7 @@ export async function readPublishedSummary(target: Target): Promise<SummaryRead>
     const stored = await target.fetchManifest(PUBLISHED_SUMMARY_TAG);
     if (!stored) return { status: "absent" };
     const config = summaryConfig(stored.bytes);
-    const bytes = await readAll(await target.fetchBlob(config.digest, config.size));
+    const bytes = await buffer(await target.fetchBlob(config.digest, config.size));
     return { status: "valid", tags: parseSummary(bytes) };
   } catch (error) {
     return { status: "invalid", reason: describeError(error).line };

@@ -1,24 +1,22 @@
 import type { Logger } from "@pkg/common";
 import { displayUrl, HttpTransportError } from "../http/errors.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "../http/types.js";
+import { PUSH_BACKOFF, pushBackoffMs } from "../publish/backoff.js";
 
 /** The spec's retry of one upstream-listing page, independent of `concurrency.max_retries`. */
 export const LISTING_RETRY = {
   retries: 5,
-  firstDelayMs: 1_000,
-  maxDelayMs: 30_000,
-  /** Each wait lands within plus or minus this fraction of its nominal value. */
-  jitter: 0.1,
+  firstDelayMs: PUSH_BACKOFF.firstMs,
+  maxDelayMs: PUSH_BACKOFF.capMs,
 } as const;
 
-/** The wait before retry `retry` (0-based): 1 s doubling, capped at 30 s, ±10% jitter; `random` in [0, 1). */
+/** The wait before retry `retry` (0-based): the spec gives listings the push backoff. */
 export function listingRetryDelay(retry: number, random: number): number {
-  const nominal = Math.min(LISTING_RETRY.firstDelayMs * 2 ** retry, LISTING_RETRY.maxDelayMs);
-  return Math.round(nominal * (1 - LISTING_RETRY.jitter + 2 * LISTING_RETRY.jitter * random));
+  return pushBackoffMs(retry + 1, random);
 }
 
 /** 5xx and 429 answers are worth another try; every other status is final. */
-export function isTransientListingStatus(status: number): boolean {
+function isTransientListingStatus(status: number): boolean {
   return status === 429 || (status >= 500 && status <= 599);
 }
 

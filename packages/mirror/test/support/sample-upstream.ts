@@ -1,11 +1,7 @@
-import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
+import { sha256Digest } from "@pkg/oci";
+import { buildAsset } from "./archive-kinds.js";
 import { type ForgeRelease, forgeRelease } from "./forge.js";
-
-const exec = promisify(execFile);
 
 /** The script every sample asset carries: it prints its version and platform. */
 export function helloScript(version: string, platform: string): string {
@@ -20,38 +16,17 @@ export function sampleAssetName(version: string, platform: string, kind: SampleK
   return kind === "binary" ? base : `${base}.${kind === "binary.gz" ? "gz" : kind}`;
 }
 
-/**
- * Builds one asset with the real tools (tar, zip, gzip) in `scratch`; archive entries carry no
- * executable bit in the zip, so the content step must add it.
- */
-export async function buildSampleAsset(
+/** Builds one asset with the real tools in `scratch` (see `buildAsset`): archives hold `hello-<version>/hello`. */
+function buildSampleAsset(
   scratch: string,
   version: string,
   platform: string,
   kind: SampleKind,
 ): Promise<Buffer> {
   const dir = join(scratch, `${version}-${platform.replace("/", "-")}-${kind}`);
-  const top = `hello-${version}`;
-  await mkdir(join(dir, top), { recursive: true });
-  const script = join(dir, top, "hello");
-  await writeFile(script, helloScript(version, platform));
-  if (kind === "tar.gz") {
-    await chmod(script, 0o755);
-    await exec("tar", ["-czf", "asset", top], { cwd: dir });
-  } else if (kind === "zip") {
-    await chmod(script, 0o644);
-    await exec("zip", ["-qr", "asset", top], { cwd: dir });
-    return readFile(join(dir, "asset.zip"));
-  } else if (kind === "binary.gz") {
-    await exec("gzip", ["-kn", join(top, "hello")], { cwd: dir });
-    return readFile(join(dir, top, "hello.gz"));
-  } else {
-    return readFile(script);
-  }
-  return readFile(join(dir, "asset"));
+  const script = helloScript(version, platform);
+  return buildAsset(dir, kind === "binary.gz" ? "gz" : kind, script, [`hello-${version}`]);
 }
-
-export const sha256 = (bytes: Buffer) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
 export interface SampleUpstream {
   releases: ForgeRelease[];
@@ -77,7 +52,7 @@ export async function sampleUpstream(
       const name = sampleAssetName(version, platform, kind);
       const bytes = await buildSampleAsset(scratch, version, platform, kind);
       files.set(name, bytes);
-      const digest = name === wrongDigest ? sha256(Buffer.from("something else")) : sha256(bytes);
+      const digest = name === wrongDigest ? sha256Digest("something else") : sha256Digest(bytes);
       listed.push({ name, digest, url: `${baseUrl}/files/${name}` });
     }
     releases.unshift(forgeRelease(`v${version}`, listed));

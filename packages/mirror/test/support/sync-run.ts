@@ -1,13 +1,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openRegistry, type Target } from "@pkg/oci";
+import { openRegistry, sha256Digest, type Target } from "@pkg/oci";
 import { PUBLISHED_SUMMARY_TAG } from "@pkg/package";
 import { type CliResult, runCli, runCommand, type TempDir, type TestServer, tempDir } from "@pkg/testkit";
 import { expect } from "vitest";
 import { stringify } from "yaml";
 import { type ForgeRelease, forgeRelease, startForge } from "./forge.js";
-import { sha256 } from "./sample-upstream.js";
 
 export const mirrorBin = fileURLToPath(new URL("../../bin/pkg-mirror.js", import.meta.url));
 export const pkgBin = fileURLToPath(new URL("../../../package/bin/pkg.js", import.meta.url));
@@ -47,7 +46,7 @@ export async function startUpstream(repo: string, releases: readonly UpstreamRel
   for (const release of releases) {
     const listed = [...release.assets].map(([name, bytes]) => {
       files.set(name, bytes);
-      return { name, url: `${server.url}/files/${name}`, digest: sha256(bytes) };
+      return { name, url: `${server.url}/files/${name}`, digest: sha256Digest(bytes) };
     });
     options.releases.unshift(
       forgeRelease(`v${release.version}`, listed, { prerelease: release.prerelease ?? false }),

@@ -69,7 +69,7 @@ async function writeBundle(
  * gives the same bytes whatever its timestamps, owners, umask or directory order. The file appears
  * only when complete; its sha256 is computed as it is written. When `output` is inside `sourceDir`
  * it is left out of the bundle, as are its temporary file and an earlier bundle of the same name.
- * Its digest is written beside it as `<output>.sha256` (see digest-sidecar.ts).
+ * Its digest is written beside it as `<output>.digest.json` (see digest-sidecar.ts).
  */
 export async function createBundle(options: CreateBundleOptions): Promise<BundleResult> {
   const plan = planBundle(options);

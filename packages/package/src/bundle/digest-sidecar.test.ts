@@ -26,7 +26,7 @@ async function freshBundle(name: string): Promise<{ path: string; digest: string
   return { path, digest };
 }
 
-describe("the .sha256 sidecar of a bundle", () => {
+describe("the .digest.json sidecar of a bundle", () => {
   it("is written by createBundle and records the digest sha256sum computes", async () => {
     const bundle = await freshBundle("a.tar.zst");
     const { stdout } = await exec("sha256sum", [bundle.path]);
@@ -41,6 +41,13 @@ describe("the .sha256 sidecar of a bundle", () => {
     expect(await layer.source.unchanged?.()).toBe(true);
     await appendFile(bundle.path, "x");
     expect(await layer.source.unchanged?.()).toBe(false);
+  });
+
+  it("is the digest push takes, without hashing the file itself", async () => {
+    const bundle = await freshBundle("e.tar.zst");
+    const vouched = `sha256:${"0".repeat(64)}`;
+    await writeDigestSidecar(bundle.path, vouched);
+    expect((await readLocalLayer({ path: bundle.path })).source.digest).toBe(vouched);
   });
 
   it("is not trusted once the bundle changed after it", async () => {

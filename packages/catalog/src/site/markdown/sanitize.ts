@@ -135,7 +135,3 @@ export function readmePolicy(logoHref: string | undefined): SanitizePolicy {
     demoteHeadings: true,
   };
 }
-
-export function sanitizeReadmeHtml(html: string, logoHref: string | undefined): string {
-  return sanitizeMarkdownHtml(html, readmePolicy(logoHref));
-}
