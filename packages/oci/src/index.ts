@@ -4,8 +4,8 @@ export { type Credential, type CredentialOptions, credentialSlug, resolveCredent
 export { isDigest, parseDigest, sha256Digest, VerifyingStream } from "./digest.js";
 export { type DockerConfigLookup, lookupDockerConfig, parseHelperOutput } from "./docker-config.js";
 export { LayoutTarget, openLayout } from "./layout.js";
-export { nextLink } from "./link.js";
 export { MAX_CHUNK_SIZE, MAX_MANIFEST_SIZE } from "./limits.js";
+export { nextLink } from "./link.js";
 export { findNetrcMachine, type NetrcEntry, parseNetrc } from "./netrc.js";
 export {
   formatReference,
