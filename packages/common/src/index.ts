@@ -4,3 +4,11 @@ export { ExitCode, exitCodeName } from "./exit-codes.js";
 export { type Logger, silentLogger, stderrLogger } from "./log.js";
 export { runMain } from "./main.js";
 export { redact, registerSecret } from "./secrets.js";
+export {
+  createWorkerPool,
+  serveRequests,
+  startEntryWorker,
+  type WorkerJob,
+  type WorkerPool,
+  type WorkerReply,
+} from "./worker-pool.js";

@@ -11,7 +11,7 @@ import type { Downloader } from "../fetch/downloader.js";
 import { assetTypeFor } from "../spec/asset-type.js";
 import type { MirrorSpec } from "../spec/mirror-spec.js";
 import type { VariantSpec } from "../spec/variants.js";
-import { unpackAsset } from "../unpack/unpack.js";
+import type { UnpackPool } from "../unpack/unpack-pool.js";
 import type { Semaphore } from "./semaphore.js";
 import type { SyncTask } from "./sync-tasks.js";
 
@@ -54,6 +54,8 @@ export interface BuildPairDeps {
   pairSlot: Slot;
   /** Runs one unpacking and content preparation, within `max_bundles`. */
   unpackSlot: Slot;
+  /** Unpacks assets on worker threads. */
+  unpacks: Pick<UnpackPool, "unpack">;
   /** Writes bundles on worker threads, `max_bundles` at once, while this thread goes on. */
   bundles: Pick<BundlePool, "create">;
   compressionThreads: number;
@@ -98,7 +100,7 @@ function variantOf(spec: MirrorSpec, task: SyncTask): VariantSpec | undefined {
 /**
  * One pair from asset to bundle: download and verify (within `max_downloads`, and no further
  * ahead of the unpacking than `lookahead` allows), then unpack and
- * prepare the content (within `max_bundles`), then bundle it on a worker thread (within
+ * prepare the content (within `max_bundles`, unpacking on a worker thread), then bundle it on a worker thread (within
  * `max_bundles`), so that the next pair unpacks while this one compresses. Any failure throws and
  * concerns this pair only; what is complete stays in the task directory for the next run.
  */
@@ -149,11 +151,13 @@ async function bundlePair(
       const platform = task.column.platform;
       await rm(tree, { recursive: true, force: true });
       deps.log.progress(`${what}: unpacking`);
-      await unpackAsset(downloaded.path, tree, {
-        assetType: assetTypeFor(variant?.asset_type ?? spec.asset_type, platform),
-        platform,
-        assetName: task.asset.name,
-      });
+      const assetType = assetTypeFor(variant?.asset_type ?? spec.asset_type, platform);
+      await deps.unpacks.unpack(
+        downloaded.path,
+        tree,
+        { assetType, platform, assetName: task.asset.name },
+        signal,
+      );
       const selected = await selectMetadata(spec, variant, platform, deps.specDir);
       return prepareContent({
         tree,

@@ -12,6 +12,7 @@ import { updatePublishedSummary } from "../publish/published-summary.js";
 import { type Concurrency, defaultConcurrency } from "../spec/concurrency.js";
 import type { LoadedSpec } from "../spec/loader.js";
 import { DEFAULT_VERIFY } from "../spec/verify.js";
+import { createUnpackPool } from "../unpack/unpack-pool.js";
 import {
   type BuildPairDeps,
   type BuiltPair,
@@ -126,7 +127,7 @@ function slot(size: number): Slot {
 }
 
 /**
- * Builds every task of the plan (downloads within `max_downloads`; unpacking, and bundling on
+ * Builds every task of the plan (downloads within `max_downloads`; unpacking and bundling, on
  * worker threads, each within `max_bundles`) and pushes version after version, oldest first, as
  * their builds complete, while later pairs go on building. With `failFast` the first failure
  * aborts the run's signal: queued steps never start, running downloads and bundles are cut off,
@@ -142,6 +143,7 @@ async function buildAndPublish(plan: SyncPlan, context: RunContext): Promise<Syn
     if (context.failFast) stop.abort();
   };
   const bundles = createBundlePool(concurrency.max_bundles);
+  const unpacks = createUnpackPool(concurrency.max_bundles);
   const deps: BuildPairDeps = {
     spec,
     specDir: context.specDir,
@@ -157,6 +159,7 @@ async function buildAndPublish(plan: SyncPlan, context: RunContext): Promise<Syn
     // an unpacked tree waits for its bundle worker while the next one unpacks, and no more
     pairSlot: slot(2 * concurrency.max_bundles),
     unpackSlot: slot(concurrency.max_bundles),
+    unpacks,
     bundles,
     compressionThreads: compressionThreads(concurrency, availableParallelism()),
     log,
@@ -201,7 +204,7 @@ async function buildAndPublish(plan: SyncPlan, context: RunContext): Promise<Syn
     // after an unexpected error, nothing may go on building in the background
     stop.abort();
     await Promise.allSettled(builds.values());
-    await bundles.close();
+    await Promise.all([bundles.close(), unpacks.close()]);
   }
 }
 

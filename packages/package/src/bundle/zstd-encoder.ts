@@ -12,6 +12,15 @@ const OUTPUT_BYTES = 1 << 20;
 const PRESPLITTER = { zstdVersion: 10507, parameter: 1017, off: 1 };
 
 /**
+ * In multi-threaded mode zstd cuts the input into jobs of four windows by default and holds several
+ * jobs' input and output at once: about 48 MB at level 3 (2 MiB window, 8 MiB jobs). Levels up to 7
+ * have windows of at most 2 MiB; for them, jobs of 4 MiB hold about 19 MB less, for output 0.04%
+ * larger at the same speed. Higher levels, with larger windows, keep the default: shorter jobs
+ * would cost them more ratio.
+ */
+const SMALL_JOBS = { upToLevel: 7, jobBytes: 4 << 20 };
+
+/**
  * Contexts of finished encoders, reset and kept for the next one on the same thread: a context
  * holds tens of megabytes the garbage collector does not see, so a thread that allocates little
  * (a bundle worker) would otherwise pile them up. A reset context compresses as a new one does.
@@ -34,6 +43,8 @@ export class ZstdEncoder implements Encoder {
     this.#cctx.setParameter(binding.CParameter.compressionLevel, level);
     this.#cctx.setParameter(binding.CParameter.nbWorkers, Math.max(1, workers));
     this.#cctx.setParameter(binding.CParameter.checksumFlag, 1);
+    if (level <= SMALL_JOBS.upToLevel)
+      this.#cctx.setParameter(binding.CParameter.jobSize, SMALL_JOBS.jobBytes);
     if (binding.versionNumber() === PRESPLITTER.zstdVersion) {
       this.#cctx.setParameter(PRESPLITTER.parameter, PRESPLITTER.off);
     }
