@@ -20,6 +20,8 @@ const NOOP_VERSIONS = Array.from({ length: 100 }, (_, i) => `${1 + Math.floor(i 
 /** The spec's default `max_downloads`, which the reference download uses too. */
 const MAX_DOWNLOADS = 8;
 const REPO = "acme/tool";
+/** Rounds of each side of the full-sync comparison; the best of each is compared. */
+const SYNC_ROUNDS = 2;
 
 export interface SyncBenchResult {
   assets: { count: number; bytes: number };
@@ -28,6 +30,8 @@ export interface SyncBenchResult {
   skopeoSeconds: number;
   partsSeconds: number;
   oursSeconds: number;
+  /** Every round's sum of the raw parts and our sync, in seconds. */
+  rounds: { parts: number[]; ours: number[] };
   ratio: number;
   peakRssBytes: number;
   noop: {
@@ -178,6 +182,44 @@ async function referenceSkopeo(layout: string): Promise<number> {
   }
 }
 
+/** The raw parts once: download, compress the trees, copy the layout; each side starts fresh. */
+async function referenceRound(
+  forge: TestServer,
+  assets: readonly BenchAsset[],
+  layout: string,
+  scratch: string,
+) {
+  const downloads = join(scratch, "downloads");
+  const zstdOut = join(scratch, "zstd");
+  await mkdir(downloads);
+  await mkdir(zstdOut);
+  const download = (await referenceDownload(forge, assets, downloads)).seconds;
+  await rm(downloads, { recursive: true });
+  const zstd = (await referenceZstd(assets, zstdOut)).seconds;
+  await rm(zstdOut, { recursive: true });
+  const skopeo = await referenceSkopeo(layout);
+  return { download, zstd, skopeo, parts: download + zstd + skopeo };
+}
+
+/** Our sync once, into a fresh registry and work directory. */
+async function oursRound(forge: TestServer, assets: readonly BenchAsset[], dir: string): Promise<SyncRun> {
+  const registry = await startRegistry();
+  try {
+    await specDir(dir, mirrorSpec(registry.host, assetPattern));
+    const ours = await runSync(dir, forge);
+    expectCounts("sync", ours.counts, { published: assets.length, failed: 0 });
+    return ours;
+  } finally {
+    await registry.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Rounds of the reference and of our sync, one after the other, and the best of each side: on a
+ * shared machine a neighbour's burst slows one run by a quarter, which one round would take as
+ * the tool's speed.
+ */
 async function fullSync(benchDir: string) {
   for (const tool of [gnuTime, "/usr/bin/skopeo"]) {
     if (!existsSync(tool)) throw new Error(`${tool} is missing (apt-get install ${tool.split("/").at(-1)})`);
@@ -187,36 +229,28 @@ async function fullSync(benchDir: string) {
   const scratch = await tempDir("bench-sync-");
   try {
     const layout = await syncedLayout(benchDir, forge, assets.length);
-    // the same warm page cache for every side: the archives and the trees read once
+    // the same warm page cache for every side: the archives, the trees and the layout read once
     // (tar into a pipe: GNU tar writing to /dev/null itself skips reading the files)
     await bash(
       'for f; do if [ -d "$f" ]; then tar -C "$f" -cf - . | cat > /dev/null; else cat "$f" > /dev/null; fi; done',
-      [...assets.map((a) => a.path), ...assets.map((a) => a.tree)],
+      [...assets.map((a) => a.path), ...assets.map((a) => a.tree), layout],
     );
-    const downloads = join(scratch.path, "downloads");
-    const zstdOut = join(scratch.path, "zstd");
-    await mkdir(downloads);
-    await mkdir(zstdOut);
-    const download = await referenceDownload(forge, assets, downloads);
-    await rm(downloads, { recursive: true });
-    const zstd = await referenceZstd(assets, zstdOut);
-    await rm(zstdOut, { recursive: true });
-    const skopeoSeconds = await referenceSkopeo(layout);
-
-    const registry = await startRegistry();
-    try {
-      await specDir(join(scratch.path, "ours"), mirrorSpec(registry.host, assetPattern));
-      const ours = await runSync(join(scratch.path, "ours"), forge);
-      expectCounts("sync", ours.counts, { published: assets.length, failed: 0 });
-      return { assets, download: download.seconds, zstd: zstd.seconds, skopeoSeconds, ours };
-    } finally {
-      await registry.stop();
+    const references = [];
+    const ours = [];
+    for (let round = 1; round <= SYNC_ROUNDS; round++) {
+      process.stderr.write(`sync bench round ${round}/${SYNC_ROUNDS}\n`);
+      references.push(await referenceRound(forge, assets, layout, scratch.path));
+      ours.push(await oursRound(forge, assets, join(scratch.path, `ours-${round}`)));
     }
+    return { assets, references, ours };
   } finally {
     await scratch.remove();
     await forge.stop();
   }
 }
+
+const fastest = <T>(runs: T[], seconds: (run: T) => number): T =>
+  runs.reduce((best, run) => (seconds(run) < seconds(best) ? run : best));
 
 /** Registry requests by kind: tag-list pages, manifest reads and writes, blob requests, the rest. */
 function requestKinds(requests: ReadonlyArray<{ method: string; url: string }>): Record<string, number> {
@@ -277,21 +311,24 @@ export async function runSyncBench(options: { benchDir?: string } = {}): Promise
   const benchDir = options.benchDir ?? join(repoRoot, ".bench");
   const full = await fullSync(benchDir);
   const noop = await noopSync();
-  const partsSeconds = full.download + full.zstd + full.skopeoSeconds;
-  const ratio = full.ours.seconds / partsSeconds;
+  const reference = fastest(full.references, (run) => run.parts);
+  const ours = fastest(full.ours, (run) => run.seconds);
+  const ratio = ours.seconds / reference.parts;
+  const peakRssBytes = Math.max(...full.ours.map((run) => run.peakRssBytes));
   return {
     assets: { count: full.assets.length, bytes: full.assets.reduce((sum, a) => sum + a.size, 0) },
-    downloadSeconds: full.download,
-    zstdSeconds: full.zstd,
-    skopeoSeconds: full.skopeoSeconds,
-    partsSeconds,
-    oursSeconds: full.ours.seconds,
+    downloadSeconds: reference.download,
+    zstdSeconds: reference.zstd,
+    skopeoSeconds: reference.skopeo,
+    partsSeconds: reference.parts,
+    oursSeconds: ours.seconds,
+    rounds: { parts: full.references.map((run) => run.parts), ours: full.ours.map((run) => run.seconds) },
     ratio,
-    peakRssBytes: full.ours.peakRssBytes,
+    peakRssBytes,
     noop,
     ok:
       ratio <= syncGoals.ratio &&
-      full.ours.peakRssBytes < syncGoals.peakRssBytes &&
+      peakRssBytes < syncGoals.peakRssBytes &&
       noop.seconds < syncGoals.noopSeconds,
   };
 }
@@ -313,12 +350,14 @@ export function formatSyncBench(result: SyncBenchResult): string {
     ["sum of the raw parts", result.partsSeconds],
     ["pkg-mirror package sync (whole process)", result.oursSeconds],
   ];
+  const rounds = (runs: number[]) => runs.map(s).join(", ");
   return [
     `package sync of ${VERSIONS.length} versions x ${PLATFORMS.length} platforms, ${result.assets.count} .tar.gz assets ` +
       `of ${mb(result.assets.bytes / result.assets.count)} (${mb(result.assets.bytes)}) from loopback into a local registry`,
+    `  ${SYNC_ROUNDS} rounds of each side, alternating; the best of each (sums of the parts: ${rounds(result.rounds.parts)}; ours: ${rounds(result.rounds.ours)})`,
     ...timings.map(([label, seconds]) => `  ${label.padEnd(46)}${s(seconds)}`),
     `  ratio ${result.ratio.toFixed(2)} (goal <= ${syncGoals.ratio}) ${met(result.ratio <= syncGoals.ratio)}`,
-    `  peak RSS ${mb(result.peakRssBytes)} (goal < ${mb(syncGoals.peakRssBytes)}) ${met(result.peakRssBytes < syncGoals.peakRssBytes)}`,
+    `  peak RSS ${mb(result.peakRssBytes)}, the highest of the rounds (goal < ${mb(syncGoals.peakRssBytes)}) ${met(result.peakRssBytes < syncGoals.peakRssBytes)}`,
     `no-op re-run of package sync over ${noop.versions} published versions x ${PLATFORMS.length} platforms (whole process)`,
     `  wall ${s(noop.seconds)} (goal < ${syncGoals.noopSeconds} s) ${met(noop.seconds < syncGoals.noopSeconds)}`,
     `  forge requests ${noop.forgeRequests}, registry requests ${registryTotal}: ${kinds}`,
