@@ -33,7 +33,7 @@ if (which === "all" || which === "check") {
   ok &&= result.ok;
 }
 if (which === "all" || which === "sync") {
-  const result = await runSyncBench();
+  const result = await runSyncBench({ rounds: runs });
   process.stdout.write(`${formatSyncBench(result)}\n\n`);
   ok &&= result.ok;
 }
