@@ -1,4 +1,5 @@
 export { integerOption, type OutputFormat, parseFormat, printJson, runCli } from "./cli.js";
+export { contentTypeFor } from "./content-types.js";
 export { dataError, describeError, isPkgError, oneLine, PkgError, usageError } from "./errors.js";
 export { ExitCode, exitCodeName } from "./exit-codes.js";
 export { type Logger, silentLogger, stderrLogger } from "./log.js";
@@ -10,5 +11,4 @@ export {
   startEntryWorker,
   type WorkerJob,
   type WorkerPool,
-  type WorkerReply,
 } from "./worker-pool.js";

@@ -3,7 +3,7 @@ import { describeError, isPkgError, PkgError } from "./errors.js";
 import { ExitCode } from "./exit-codes.js";
 
 /** What a pool worker answers to one request: its result, or the one-line error it failed with. */
-export type WorkerReply<Result> =
+type WorkerReply<Result> =
   | { ok: true; result: Result }
   | { ok: false; exitCode: ExitCode; message: string; detail: string | undefined };
 
@@ -11,20 +11,25 @@ export type WorkerReply<Result> =
 export interface WorkerJob<Request> {
   request: Request;
   signal?: AbortSignal;
-  /** The error for a job stopped by its signal, before or while it runs. */
-  cancelled: () => PkgError;
-  /** The error for a job whose worker died (`reason` says how). */
-  broken: (reason: string) => PkgError;
+  /**
+   * Starts the message of a job that did not complete, e.g. `out.tar.zst: bundle not written`:
+   * `<failure>: cancelled` (detail `cancelled`) when its signal stopped it, `<failure>: <how>`
+   * when its worker died.
+   */
+  failure: string;
   /** Removes what a worker terminated mid-job was writing, which it cannot do itself. */
   cleanUp?: () => Promise<void>;
 }
+
+const cancelled = (job: WorkerJob<unknown>) =>
+  new PkgError(ExitCode.Failed, `${job.failure}: cancelled`, { detail: "cancelled" });
 
 /** Jobs run on worker threads, so that heavy work never holds up the caller's event loop. */
 export interface WorkerPool<Request, Result> {
   /**
    * Runs one job on a free worker (waiting for one when all are busy). When its signal aborts, a
    * waiting job never starts, and a running one's worker is terminated and `cleanUp` run; either
-   * rejects with `cancelled()`.
+   * rejects with a PkgError detailed `cancelled`.
    */
   run(job: WorkerJob<Request>): Promise<Result>;
   /** Terminates every worker; jobs still waiting reject. */
@@ -61,7 +66,7 @@ export function createWorkerPool<Request, Result>(
 
   /** A worker for `job`, counted busy at once, so that jobs asked for in one turn never exceed `size`. */
   function acquire(job: WorkerJob<Request>): Promise<Worker> {
-    if (closed) return Promise.reject(job.cancelled());
+    if (closed) return Promise.reject(cancelled(job));
     const worker = idle.pop() ?? (live() < size ? spawn() : undefined);
     if (worker) {
       busy.add(worker);
@@ -79,7 +84,7 @@ export function createWorkerPool<Request, Result>(
       };
       const onAbort = () => {
         waiting.splice(waiting.indexOf(entry), 1);
-        reject(job.cancelled());
+        reject(cancelled(job));
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       waiting.push(entry);
@@ -105,7 +110,7 @@ export function createWorkerPool<Request, Result>(
 
   async function run(job: WorkerJob<Request>): Promise<Result> {
     const { signal } = job;
-    if (signal?.aborted) throw job.cancelled();
+    if (signal?.aborted) throw cancelled(job);
     const worker = await acquire(job);
     worker.ref();
     return new Promise<Result>((resolve, reject) => {
@@ -134,9 +139,10 @@ export function createWorkerPool<Request, Result>(
             : reject(new PkgError(reply.exitCode, reply.message, { detail: reply.detail })),
         );
       };
-      const onError = (error: Error) => stop(job.broken(`internal error: ${error.message}`));
-      const onExit = (code: number) => stop(job.broken(`the ${what} worker exited with code ${code}`));
-      const onAbort = () => stop(job.cancelled());
+      const broken = (how: string) => new PkgError(ExitCode.Failed, `${job.failure}: ${how}`);
+      const onError = (error: Error) => stop(broken(`internal error: ${error.message}`));
+      const onExit = (code: number) => stop(broken(`the ${what} worker exited with code ${code}`));
+      const onAbort = () => stop(cancelled(job));
       worker.on("message", onMessage).on("error", onError).on("exit", onExit);
       signal?.addEventListener("abort", onAbort, { once: true });
       worker.postMessage(job.request);

@@ -1,33 +1,10 @@
 import { createReadStream } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
-import { extname, join, sep } from "node:path";
+import { join, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
+import { contentTypeFor } from "@pkg/common";
 import { startHttpServer, type TestServer } from "./http-server.js";
-
-const contentTypes: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".json": "application/json",
-  ".md": "text/markdown; charset=utf-8",
-  ".txt": "text/plain; charset=utf-8",
-  ".xml": "application/xml",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".ico": "image/x-icon",
-  ".woff2": "font/woff2",
-  ".webmanifest": "application/manifest+json",
-};
-
-function contentTypeOf(path: string): string {
-  return contentTypes[extname(path).toLowerCase()] ?? "application/octet-stream";
-}
 
 /** The real path of `path` when it exists and lies inside `root` (itself a real path), else undefined. */
 async function containedRealPath(root: string, path: string): Promise<string | undefined> {
@@ -44,7 +21,7 @@ async function sendFile(
   head: boolean,
 ): Promise<void> {
   const size = (await stat(path)).size;
-  res.writeHead(status, { ...headers, "content-type": contentTypeOf(path), "content-length": size });
+  res.writeHead(status, { ...headers, "content-type": contentTypeFor(path), "content-length": size });
   if (head) return void res.end();
   await pipeline(createReadStream(path), res);
 }

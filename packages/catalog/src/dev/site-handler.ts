@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { contentTypeFor, isHtml } from "./content-types.js";
+import { contentTypeFor } from "@pkg/common";
 import { injectReloadScript } from "./inject-reload.js";
 import { lookupSiteFile } from "./site-files.js";
 
@@ -40,7 +40,7 @@ async function sendFile(
   response: ServerResponse,
 ): Promise<void> {
   const contentType = contentTypeFor(path);
-  if (isHtml(contentType)) {
+  if (contentType.startsWith("text/html")) {
     const body = Buffer.from(injectReloadScript(await readFile(path, "utf8")));
     response.writeHead(status, {
       ...baseHeaders,

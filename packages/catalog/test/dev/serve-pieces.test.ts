@@ -2,7 +2,6 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentTypeFor } from "../../src/dev/content-types.js";
 import { injectReloadScript } from "../../src/dev/inject-reload.js";
 import { requestSegments } from "../../src/dev/request-path.js";
 import { lookupSiteFile } from "../../src/dev/site-files.js";
@@ -44,16 +43,6 @@ describe("injectReloadScript", () => {
     );
     expect(injectReloadScript("<p>x</p></body >")).toBe(`<p>x</p>${tag}</body >`);
     expect(injectReloadScript("<p>x</p>")).toBe(`<p>x</p>${tag}`);
-  });
-});
-
-describe("contentTypeFor", () => {
-  it("names the types a site serves", () => {
-    expect(contentTypeFor("index.html")).toBe("text/html; charset=utf-8");
-    expect(contentTypeFor("a/app.JS")).toBe("text/javascript; charset=utf-8");
-    expect(contentTypeFor("logo.svg")).toBe("image/svg+xml");
-    expect(contentTypeFor("c/index.json")).toBe("application/json; charset=utf-8");
-    expect(contentTypeFor("blob")).toBe("application/octet-stream");
   });
 });
 

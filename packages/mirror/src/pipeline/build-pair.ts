@@ -99,9 +99,9 @@ function variantOf(spec: MirrorSpec, task: SyncTask): VariantSpec | undefined {
 
 /**
  * One pair from asset to bundle: download and verify (within `max_downloads`, and no further
- * ahead of the unpacking than `lookahead` allows), then unpack and
- * prepare the content (within `max_bundles`, unpacking on a worker thread), then bundle it on a worker thread (within
- * `max_bundles`), so that the next pair unpacks while this one compresses. Any failure throws and
+ * ahead of the unpacking than `lookahead` allows), then unpack on a worker thread and prepare the
+ * content (within `max_bundles`), then bundle it on a worker thread (within `max_bundles`), so
+ * that the next pair unpacks while this one compresses. Any failure throws and
  * concerns this pair only; what is complete stays in the task directory for the next run.
  */
 export async function buildPair(task: SyncTask, dir: string, deps: BuildPairDeps): Promise<BuiltPair> {

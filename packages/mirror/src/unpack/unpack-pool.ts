@@ -1,4 +1,4 @@
-import { createWorkerPool, ExitCode, PkgError, startEntryWorker } from "@pkg/common";
+import { createWorkerPool, startEntryWorker } from "@pkg/common";
 import { removeTempFilesBeside } from "@pkg/package/bundle";
 import type { UnpackOptions, UnpackResult } from "./unpack.js";
 
@@ -34,13 +34,10 @@ export function createUnpackPool(size: number): UnpackPool {
   );
   return {
     unpack(file, destDir, options, signal) {
-      const what = options.assetName ?? file;
       return pool.run({
         request: { file, destDir, options },
         signal,
-        cancelled: () =>
-          new PkgError(ExitCode.Failed, `${what}: unpacking cancelled`, { detail: "cancelled" }),
-        broken: (reason) => new PkgError(ExitCode.Failed, `${what}: not unpacked: ${reason}`),
+        failure: `${options.assetName ?? file}: not unpacked`,
         cleanUp: () => removeTempFilesBeside(destDir),
       });
     },

@@ -1,4 +1,4 @@
-import { createWorkerPool, ExitCode, PkgError, startEntryWorker } from "@pkg/common";
+import { createWorkerPool, startEntryWorker } from "@pkg/common";
 import { removeTempFilesBeside } from "./atomic-output.js";
 import type { BundleResult } from "./create.js";
 import { type CreateBundleOptions, planBundle } from "./options.js";
@@ -31,14 +31,11 @@ export function createBundlePool(size: number): BundlePool {
       // checked here, so that option errors are thrown before a worker is taken; the worker gets the
       // caller's SOURCE_DATE_EPOCH, not its own copy of the environment
       const { mtime } = planBundle(options);
-      const { output } = options;
       return pool.run({
         request: { ...options, mtime },
         signal,
-        cancelled: () =>
-          new PkgError(ExitCode.Failed, `${output}: bundle not written: cancelled`, { detail: "cancelled" }),
-        broken: (reason) => new PkgError(ExitCode.Failed, `${output}: bundle not written: ${reason}`),
-        cleanUp: () => removeTempFilesBeside(output),
+        failure: `${options.output}: bundle not written`,
+        cleanUp: () => removeTempFilesBeside(options.output),
       });
     },
     close: () => pool.close(),

@@ -25,11 +25,10 @@ const byExtension: Record<string, string> = {
   ".pdf": "application/pdf",
 };
 
-/** The Content-Type a static host would send for a file name. */
+/**
+ * The Content-Type a static host would send for a file name: one table for the catalog's dev server
+ * and the test harness's static server.
+ */
 export function contentTypeFor(fileName: string): string {
   return byExtension[extname(fileName).toLowerCase()] ?? "application/octet-stream";
-}
-
-export function isHtml(contentType: string): boolean {
-  return contentType.startsWith("text/html");
 }
