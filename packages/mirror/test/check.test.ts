@@ -141,7 +141,7 @@ describe("pkg-mirror package check", () => {
     );
   });
 
-  it("--latest reports the newest version inside the window, pre-releases skipped when asked", async () => {
+  it("--latest reports the newest release inside the window", async () => {
     const result = await check(
       "skip.yml",
       forgeSpec({ skip_prereleases: true, versions: { max: "2.0.0" } }),

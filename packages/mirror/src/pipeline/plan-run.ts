@@ -23,7 +23,7 @@ import { listUpstream } from "./upstream.js";
 export interface PlanRunOptions {
   /** This version only (it must be listed upstream and lie inside the window). */
   version?: string;
-  /** The newest version inside the window only. */
+  /** The newest release (never a pre-release, whatever `skip_prereleases` says) inside the window only. */
   latest?: boolean;
   env: NodeJS.ProcessEnv;
   log: Logger;
@@ -82,12 +82,23 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
     rateLimitMs: spec.concurrency?.rate_limit_ms ?? 0,
   });
   const skipPrereleases = spec.skip_prereleases ?? false;
-  const inWindow = selectInWindow(upstream, bounds, { skipPrereleases });
+  // --latest wants releases only: pre-releases are left out here whatever skip_prereleases says
+  const inWindow = selectInWindow(upstream, bounds, {
+    skipPrereleases: skipPrereleases || options.latest === true,
+  });
   const newestFirst = inWindow
     .map((v) => ({ v, parsed: parseVersion(v.version) }))
     .sort((a, b) => compareVersions(b.parsed, a.parsed))
     .map(({ v }) => v);
   const chosen = chooseVersions(newestFirst, upstream, { ...options, skipPrereleases });
+  if (options.latest && chosen.length === 0) {
+    const prereleases = selectInWindow(upstream, bounds, { skipPrereleases: false }).length;
+    if (prereleases > 0) {
+      log.info(
+        `--latest: nothing to do: the version window holds pre-releases only (${prereleases}), no release`,
+      );
+    }
+  }
 
   const sets = assetSets(spec).map(compileAssetSet);
   const columns = checkColumns(sets);
@@ -126,6 +137,7 @@ function chooseVersions(
   upstream: readonly UpstreamVersion[],
   options: Pick<PlanRunOptions, "version" | "latest"> & { skipPrereleases: boolean },
 ): UpstreamVersion[] {
+  // with --latest, `newestFirst` holds releases only
   if (options.latest) return newestFirst.slice(0, 1);
   if (options.version === undefined) return newestFirst;
   const key = versionKey(options.version);

@@ -14,7 +14,7 @@ export function checkCommand() {
     )
     .argument("[spec]", "the spec file", "mirror.yml")
     .option("--version <version>", "report this version only")
-    .option("--latest", "report the newest version inside the window only")
+    .option("--latest", "report the newest release inside the window only (never a pre-release)")
     .option(
       "--verify-published",
       "ignore the published summary (__pkg.published) and read every published version's index: for when something other than pkg-mirror moved tags",

@@ -16,7 +16,7 @@ export function syncCommand() {
     .option("--work-dir <dir>", "where downloads and bundles are kept until pushed", "./.pkg-mirror")
     .option("--dry-run", "plan and print what would be published, without downloading or pushing")
     .option("--version <version>", "sync this version only")
-    .option("--latest", "sync the newest version inside the window only")
+    .option("--latest", "sync the newest release inside the window only (never a pre-release)")
     .option("--fail-fast", "stop at the first failed pair (default: the other pairs go on)")
     .option(
       "--verify-published",
