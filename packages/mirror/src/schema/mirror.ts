@@ -9,6 +9,9 @@ import {
   HOST_LABEL,
   MUSL_IMAGE,
   PEP440,
+  PLATFORM_ARCH,
+  PLATFORM_BASE,
+  PLATFORM_OS,
   PORT,
   REFERENCE_HOST,
   REPOSITORY,
@@ -44,8 +47,9 @@ const containersOn = (pattern: string, libc: string): Schema => ({
 
 const platformKey: Schema = {
   type: "string",
-  description: "<os>/<arch>[/<variant>][+libc.<flavor>]; quote keys holding '+' in YAML.",
-  pattern: "^[a-z0-9]+/[a-z0-9]+(/[a-z0-9]+)?(\\+libc\\.(glibc|musl)(,libc\\.(glibc|musl))*)?$",
+  description:
+    "<os>/<arch>[/<variant>][+libc.<flavor>]: os and arch are OCI (GOOS/GOARCH) values, variants v5-v8 on arm and v8 on arm64; quote keys holding '+' in YAML.",
+  pattern: `^${PLATFORM_BASE}(\\+libc\\.(glibc|musl)(,libc\\.(glibc|musl))*)?$`,
   allOf: [
     {
       not: { pattern: "^[a-z0-9]+/[a-z0-9]+/(glibc|musl)(\\+|$)" },
@@ -524,7 +528,9 @@ const topLevel: Record<string, Schema> = {
     type: "object",
     description: "Per-platform wheel selection (pylock/pypi); keys <os>/<arch>[+libc.<flavor>].",
     minProperties: 1,
-    propertyNames: { pattern: "^([a-z0-9]+/[a-z0-9]+|linux/[a-z0-9]+\\+libc\\.(glibc|musl))$" },
+    propertyNames: {
+      pattern: `^(${PLATFORM_OS}/${PLATFORM_ARCH}|linux/${PLATFORM_ARCH}\\+libc\\.(glibc|musl))$`,
+    },
     patternProperties: {
       "\\+libc\\.glibc$": { allOf: [wheelFilter, noPrefix("musllinux")] },
       "\\+libc\\.musl$": { allOf: [wheelFilter, noPrefix("manylinux")] },

@@ -1,3 +1,5 @@
+import { PLATFORM_ARCHITECTURES, PLATFORM_OSES, PLATFORM_VARIANTS } from "../spec/platform-values.js";
+
 /*
  * Regular expressions (as JSON Schema pattern text, ECMA-262 without flags or lookaround) for the
  * grammars the mirror.yml loader checks: image and package references, hosts, versions, cron.
@@ -52,3 +54,15 @@ const FORGE_HOST = `(${HOST_LABEL}(\\.${HOST_LABEL})+(:[0-9]{1,5})?|${HOST_LABEL
 const FORGE_SEGMENT = "[A-Za-z0-9_][A-Za-z0-9._-]*";
 /** `[HOST/]NAMESPACE/PROJECT`, the namespace possibly nested. */
 export const FORGE_COORDINATE = `^(${FORGE_HOST}/${FORGE_SEGMENT}|[A-Za-z0-9_][A-Za-z0-9_-]*)(/${FORGE_SEGMENT})+$`;
+
+/** OCI (GOOS/GOARCH) values the loader takes, as alternations. */
+export const PLATFORM_OS = `(${PLATFORM_OSES.join("|")})`;
+export const PLATFORM_ARCH = `(${PLATFORM_ARCHITECTURES.join("|")})`;
+/**
+ * `<os>/<arch>[/<variant>]` with OCI's values, unanchored: the loader's lists, an architecture
+ * taking only its own variants.
+ */
+export const PLATFORM_BASE = `${PLATFORM_OS}/(${PLATFORM_ARCHITECTURES.map((arch) => {
+  const variants = PLATFORM_VARIANTS[arch] ?? [];
+  return variants.length === 0 ? arch : `${arch}(/(${variants.join("|")}))?`;
+}).join("|")})`;

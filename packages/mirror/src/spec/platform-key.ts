@@ -1,9 +1,20 @@
 import { matchPlatformKey, type PlatformKey } from "@pkg/package";
 import type { Field } from "./field.js";
+import { platformValueProblem } from "./platform-values.js";
 
-/** A mapping key read as a platform key; a key that does not parse is refused (exit 65) at the key. */
-export function readPlatformKey(keyField: Field, text: string): PlatformKey | undefined {
+/**
+ * A platform key as the spec takes it: the package tool's grammar, and os, architecture and
+ * variant among the OCI values. The key, or why the text is not one.
+ */
+export function matchSpecPlatformKey(text: string): PlatformKey | string {
   const key = matchPlatformKey(text);
+  if (typeof key === "string") return key;
+  return platformValueProblem(key) ?? key;
+}
+
+/** A mapping key read as a platform key; a key that is not one is refused (exit 65) at the key. */
+export function readPlatformKey(keyField: Field, text: string): PlatformKey | undefined {
+  const key = matchSpecPlatformKey(text);
   if (typeof key === "string") return keyField.fail(`invalid platform key ${JSON.stringify(text)}: ${key}`);
   return key;
 }

@@ -1,11 +1,11 @@
 import { ExitCode } from "@pkg/common";
-import { matchPlatformKey } from "@pkg/package";
 import { isMap, isScalar } from "yaml";
 import { DEFAULT_CASCADE } from "./cascade.js";
 import type { SectionContext } from "./context.js";
 import { sameSchedule } from "./cron.js";
 import type { MapField } from "./field.js";
 import type { MirrorSpec, SectionName, TopFields } from "./mirror-spec.js";
+import { matchSpecPlatformKey } from "./platform-key.js";
 import { PYTHON_SOURCE_TYPES, type SourceType } from "./source.js";
 import { openMap, sourceTypeOf } from "./top-fields.js";
 import { versionGrammarProblem } from "./version-literal.js";
@@ -80,7 +80,7 @@ function checkWheelPlatforms(top: TopFields): void {
   if (!wheels || !platforms) return;
   const bases = new Set<string>();
   for (const { key, keyField } of platforms.fields()) {
-    const platform = matchPlatformKey(key);
+    const platform = matchSpecPlatformKey(key);
     if (typeof platform === "string") continue;
     if (platform.variant !== undefined || platform.features.length > 0) {
       keyField.fail(
@@ -91,7 +91,7 @@ function checkWheelPlatforms(top: TopFields): void {
   }
   const covered = new Set<string>();
   for (const { key, keyField } of wheels.fields()) {
-    const wheel = matchPlatformKey(key);
+    const wheel = matchSpecPlatformKey(key);
     if (typeof wheel === "string") continue;
     const base = `${wheel.os}/${wheel.architecture}`;
     covered.add(base);
@@ -101,7 +101,7 @@ function checkWheelPlatforms(top: TopFields): void {
       );
   }
   for (const { key, keyField } of platforms.fields()) {
-    const platform = matchPlatformKey(key);
+    const platform = matchSpecPlatformKey(key);
     if (typeof platform === "string") continue;
     const base = `${platform.os}/${platform.architecture}`;
     if (!covered.has(base))
