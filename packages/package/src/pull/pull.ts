@@ -1,9 +1,10 @@
 import { createWriteStream } from "node:fs";
-import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { dataError, usageError } from "@pkg/common";
 import { type Descriptor, type ImageManifest, MediaType, type Target } from "@pkg/oci";
+import { tempPathBeside } from "../bundle/atomic-output.js";
 import { extractBundle } from "../bundle/index.js";
 import { PackageMediaType } from "../media-types.js";
 import { formatPlatform, type HostPlatform, selectPlatformEntry } from "../platform/index.js";
@@ -63,7 +64,9 @@ export async function pullPackage(request: PullRequest): Promise<PullReport> {
   }
 
   await mkdir(dirname(request.outDir), { recursive: true });
-  const staging = await mkdtemp(join(dirname(request.outDir), `.${basename(request.outDir)}.pull-`));
+  // created like any directory (mode 0777 less the umask), unlike mkdtemp's 0700: it becomes OUT
+  const staging = tempPathBeside(request.outDir);
+  await mkdir(staging);
   try {
     await pipeline(
       await target.fetchBlob(manifest.config.digest),
