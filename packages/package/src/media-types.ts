@@ -10,6 +10,12 @@ export const PackageMediaType = {
   LogoPng: "image/png",
 } as const;
 
+/**
+ * Tags starting with this prefix are the tools' own (the description, pkg-mirror's published
+ * summary, and any added later); a package is never pushed to one.
+ */
+export const RESERVED_TAG_PREFIX = "__pkg.";
+
 /** The tag under which a repository's description (README and logo) is published. */
 export const DESCRIPTION_TAG = "__pkg.desc";
 

@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,6 +72,24 @@ describe("bad input to pkg package push exits 64/65 with one clear line", () => 
       64,
       /frobnicate/,
     ],
+    [
+      "reserved tag __pkg.published",
+      () => ["-i", "r.test/a/b:__pkg.published", "-p", "linux/amd64", bundle],
+      64,
+      /__pkg\.published is reserved/,
+    ],
+    [
+      "reserved tag __pkg.desc",
+      () => ["-i", "r.test/a/b:__pkg.desc", "-p", "linux/amd64", bundle],
+      64,
+      /__pkg\.desc is reserved/,
+    ],
+    [
+      "reserved tag __pkg.*, cascading",
+      () => ["-i", "r.test/a/b:__pkg.x", "-p", "linux/amd64", "--cascade", bundle],
+      64,
+      /__pkg\.x is reserved/,
+    ],
     ["missing -p", () => ["-i", "r.test/a/b:1.0.0", bundle], 64, /platform/],
     [
       "bad metadata file",
@@ -89,5 +108,7 @@ describe("bad input to pkg package push exits 64/65 with one clear line", () => 
     expect(lines[0]).toMatch(/^pkg: /);
     expect(lines[0]).toMatch(message);
     expect(result.stdout).toBe("");
+    // refused before anything is written
+    await expect(stat(layout)).rejects.toThrow();
   });
 });

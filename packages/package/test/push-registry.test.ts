@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFile, readlink, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -68,6 +69,31 @@ describe("pkg package push to a real registry", () => {
     const second = await push(ref);
     expect(second.layers).toEqual({ mounted: 0, uploaded: 0, verified: 1 });
     expect(second.indexDigest).toBe(first.indexDigest);
+  });
+
+  it("refuses a reserved __pkg.* tag by name with exit 64, before anything is uploaded", async () => {
+    const digest = `sha256:${createHash("sha256")
+      .update(await readFile(bundle))
+      .digest("hex")}`;
+    for (const tag of ["__pkg.published", "__pkg.desc", "__pkg.next"]) {
+      const result = await runPkg([
+        "package",
+        "push",
+        "-i",
+        `${registry.host}/acme/reserved:${tag}`,
+        "-p",
+        "linux/amd64",
+        bundle,
+      ]);
+      expect(result.code, result.stderr).toBe(64);
+      expect(result.stderr.trim()).toBe(
+        `pkg: tag ${tag} is reserved: tags starting with __pkg. hold the tools' own documents, not packages`,
+      );
+    }
+    const blob = await fetch(`${registry.url}/v2/acme/reserved/blobs/${digest}`, { method: "HEAD" });
+    expect(blob.status).toBe(404);
+    const tags = await fetch(`${registry.url}/v2/acme/reserved/tags/list`);
+    expect(tags.status).toBe(404);
   });
 
   it("mounts a :from= layer across repositories instead of uploading it", async () => {

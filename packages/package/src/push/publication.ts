@@ -2,6 +2,7 @@ import type { Target } from "@pkg/oci";
 import pLimit from "p-limit";
 import { type PlatformKey, platformKeyFromOci } from "../platform/index.js";
 import {
+  checkPackageTag,
   compareVersions,
   existingVersions,
   parseVersion,
@@ -16,8 +17,12 @@ const READ_CONCURRENCY = 8;
 
 export type Publication = ReturnType<typeof publicationOfTag>;
 
-/** What the cascade needs to know of the named tag; checked before anything is uploaded. */
+/**
+ * What the cascade needs to know of the named tag; checked before anything is uploaded: a tag
+ * reserved for the tools' own documents (`__pkg.*`) is refused whether or not it cascades.
+ */
 export function cascadePublication(tag: string, cascade: boolean): Publication | undefined {
+  checkPackageTag(tag);
   return cascade ? publicationOfTag(tag) : undefined;
 }
 
@@ -36,7 +41,10 @@ export async function planPublication(
   const existing = await newerVersionsWithPlatforms(target, publication.version, publication.variant);
   return platforms.map((platform) => {
     const writes = planCascade({ ...publication, platforms: [platform], existing, cascade: true });
-    return [tag, ...writes.map((w) => w.tag).filter((t) => t !== tag)];
+    const planned = [tag, ...writes.map((w) => w.tag).filter((t) => t !== tag)];
+    // the version and variant grammar keeps rolling tags out of __pkg.*: checked all the same
+    for (const each of planned) checkPackageTag(each);
+    return planned;
   });
 }
 

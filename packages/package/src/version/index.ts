@@ -23,6 +23,7 @@ export {
 export {
   type BuildTimestamp,
   buildStamp,
+  checkPackageTag,
   checkVariantName,
   exactTag,
   LATEST_TAG,

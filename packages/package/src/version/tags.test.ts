@@ -1,7 +1,15 @@
 import { ExitCode, PkgError } from "@pkg/common";
 import { describe, expect, it } from "vitest";
 import { parseVersion } from "./grammar.js";
-import { buildStamp, checkVariantName, exactTag, parseTag, primaryTag, rollingTags } from "./tags.js";
+import {
+  buildStamp,
+  checkPackageTag,
+  checkVariantName,
+  exactTag,
+  parseTag,
+  primaryTag,
+  rollingTags,
+} from "./tags.js";
 
 const at = new Date("2025-03-04T05:06:07.890Z");
 
@@ -79,6 +87,33 @@ describe("variant names", () => {
 
   it("refuses a bad variant when building a tag", () => {
     expect(() => rollingTags(parseVersion("1.2.3"), "latest")).toThrow(/reserved/);
+  });
+});
+
+describe("reserved tags", () => {
+  it.each(["__pkg.published", "__pkg.desc", "__pkg.anything", "__pkg."])(
+    "refuses %s for a package",
+    (tag) => {
+      expect(() => checkPackageTag(tag)).toThrow(
+        expect.objectContaining({
+          exitCode: ExitCode.Usage,
+          message: expect.stringContaining(`tag ${tag} is reserved`),
+        }),
+      );
+    },
+  );
+
+  it.each(["1.2.3_20250101120000", "latest", "debug-1.2", "_pkg.desc", "__pkgdesc", "pkg.desc"])(
+    "accepts %s",
+    (tag) => {
+      expect(() => checkPackageTag(tag)).not.toThrow();
+    },
+  );
+
+  it("is never what a version or variant tag becomes", () => {
+    expect(() => checkVariantName("__pkg")).toThrow();
+    for (const tag of rollingTags(parseVersion("1.2.3"), "pgo.lto"))
+      expect(() => checkPackageTag(tag)).not.toThrow();
   });
 });
 

@@ -1,5 +1,5 @@
 import { ExitCode, PkgError } from "@pkg/common";
-import { DESCRIPTION_TAG, PUBLISHED_SUMMARY_TAG } from "../media-types.js";
+import { DESCRIPTION_TAG, PUBLISHED_SUMMARY_TAG, RESERVED_TAG_PREFIX } from "../media-types.js";
 import {
   formatVersion,
   isPrerelease,
@@ -97,6 +97,19 @@ function withVariant(text: string, variant: string | undefined): string {
   if (variant === undefined) return text;
   checkVariantName(variant);
   return `${variant}-${text}`;
+}
+
+/**
+ * Refuses a tag reserved for the tools' own documents (`__pkg.desc`, `__pkg.published`, any
+ * `__pkg.*`) as the tag of a package: a usage error (exit 64). Their writers use other paths.
+ */
+export function checkPackageTag(tag: string): void {
+  if (tag.startsWith(RESERVED_TAG_PREFIX)) {
+    throw new PkgError(
+      ExitCode.Usage,
+      `tag ${tag} is reserved: tags starting with ${RESERVED_TAG_PREFIX} hold the tools' own documents, not packages`,
+    );
+  }
 }
 
 /** What a tag of a package repository is, as far as its name tells. */

@@ -6,6 +6,7 @@ import { defaultMetadata } from "../../metadata/index.js";
 import { parsePlatformKey } from "../../platform/index.js";
 import { parseAnnotations } from "../../push/annotations.js";
 import { parseLayerArg, readLocalLayer } from "../../push/layer-args.js";
+import { cascadePublication } from "../../push/publication.js";
 import { pushPackage } from "../../push/push.js";
 import { layoutOptionHelp, openTarget } from "../target.js";
 
@@ -47,6 +48,8 @@ export function pushCommand() {
       if (reference.tag === undefined || reference.digest !== undefined) {
         throw usageError(`-i ${options.identifier}: name a tag (REGISTRY/REPOSITORY:TAG), not a digest`);
       }
+      // a reserved tag (__pkg.*) or one the cascade cannot read is refused before a layer is read
+      cascadePublication(reference.tag, options.cascade === true);
       const platform = parsePlatformKey(options.platform);
       const annotations = parseAnnotations(options.annotation);
       const layers = [];
