@@ -40,7 +40,7 @@ describe("pkg-mirror package validate", () => {
     );
   });
 
-  it("lists every problem, one line each, and exits with the first one's code", async () => {
+  it("lists every problem, one line each, in file order; a usage problem anywhere decides the code (64)", async () => {
     const yaml = spec({
       cascade: "sometimes",
       sign: { key: { ref: "file://k.pem", passphrase: "s3cr3t-value" } },
@@ -49,11 +49,11 @@ describe("pkg-mirror package validate", () => {
     const lines = result.stderr.trim().split("\n");
     expect(lines.at(-1)).toBe("pkg-mirror: many.yml: 2 problems");
     expect(lines.slice(0, -1).map((l) => l.split(": ")[1])).toEqual(["cascade", "sign.key.passphrase"]);
-    expect(result.code).toBe(65);
+    expect(result.code).toBe(64);
     expect(result.stderr).not.toContain("s3cr3t-value");
   });
 
-  it("exits 64 when the first problem is a usage error", async () => {
+  it("exits 64 for a usage error", async () => {
     const result = await validate(
       "usage.yml",
       spec({ notify: { chat: { webhook_secret: "https://discord.com/api/webhooks/1/x" } } }),

@@ -1,4 +1,4 @@
-import { type ExitCode, PkgError } from "@pkg/common";
+import { ExitCode, PkgError } from "@pkg/common";
 
 /** Where in a spec file a problem is: 1-based line and column. */
 export interface SpecPosition {
@@ -19,15 +19,26 @@ export function formatDiagnostic(d: SpecDiagnostic): string {
   return `${d.file}:${d.line}:${d.col}: ${d.keyPath || "(document)"}: ${d.message}`;
 }
 
-/** Thrown by the loader: the first problem is the message; all of them travel as data. */
+/**
+ * The problem that decides a load's exit code: a usage problem (64) anywhere wins over data
+ * problems (65), so the first usage problem; else the first problem.
+ */
+export function decidingDiagnostic(diagnostics: readonly SpecDiagnostic[]): SpecDiagnostic | undefined {
+  return diagnostics.find((d) => d.exitCode === ExitCode.Usage) ?? diagnostics[0];
+}
+
+/**
+ * Thrown by the loader: every problem travels as data, in file order; the deciding one (see
+ * `decidingDiagnostic`) gives the exit code and the message.
+ */
 export class SpecError extends PkgError {
   readonly diagnostics: SpecDiagnostic[];
 
   constructor(diagnostics: SpecDiagnostic[]) {
-    const first = diagnostics[0];
-    if (!first) throw new Error("SpecError needs at least one diagnostic");
+    const deciding = decidingDiagnostic(diagnostics);
+    if (!deciding) throw new Error("SpecError needs at least one diagnostic");
     const more = diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more)` : "";
-    super(first.exitCode, `${formatDiagnostic(first)}${more}`);
+    super(deciding.exitCode, `${formatDiagnostic(deciding)}${more}`);
     this.name = "SpecError";
     this.diagnostics = diagnostics;
   }

@@ -33,8 +33,9 @@ const MAX_EXTENDS_DEPTH = 16;
 
 /**
  * Loads a mirror.yml: parses it and every parent it extends (shallow top-level merge, the child's
- * keys winning), then reads every section. Throws a SpecError carrying every problem found, the
- * first one (in file and position order) deciding the exit code; returns the model otherwise.
+ * keys winning), then reads every section. Throws a SpecError carrying every problem found in file
+ * and position order, a usage problem (64) anywhere deciding the exit code over data problems
+ * (65); returns the model otherwise.
  */
 export async function loadMirrorSpec(path: string, options: LoadOptions = {}): Promise<LoadedSpec> {
   const specFile = resolve(path);

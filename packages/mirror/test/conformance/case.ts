@@ -11,12 +11,19 @@ export interface ConformanceCase {
   yaml: string;
   /** Files to create relative to the spec's directory (metadata, CATALOG.md, parent specs...). */
   files?: Record<string, string>;
-  /** 0 for accepted; else the exit code of the first diagnostic. */
+  /**
+   * 0 for accepted; else the load's exit code: 64 when any problem is a usage problem, else 65.
+   */
   exit: 0 | 64 | 65;
-  /** For refusals: the key path the first diagnostic names (exact match). */
+  /**
+   * For refusals: the key path of the problem deciding the exit code (exact match): the first
+   * usage problem when there is one, else the first problem.
+   */
   path?: string;
-  /** For refusals: a pattern the first diagnostic's message must match. */
+  /** For refusals: a pattern the deciding problem's message must match. */
   message?: RegExp;
+  /** For refusals: the key path of every problem, in file order, when the row checks them all. */
+  problems?: string[];
   /** For accepted specs: a check on the loaded model. */
   check?: (spec: Record<string, unknown>, warnings: Array<{ keyPath: string; message: string }>) => void;
 }

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SpecError } from "../../src/spec/diagnostics.js";
+import { decidingDiagnostic, SpecError } from "../../src/spec/diagnostics.js";
 import { loadMirrorSpec } from "../../src/spec/loader.js";
 import type { ConformanceCase } from "./case.js";
 
@@ -51,9 +51,12 @@ describe.each(tables)("%s", (_section, rows) => {
     );
     expect(row.path, "a refused row names the key path it expects").toBeDefined();
     expect(error, "the spec must be refused").toBeInstanceOf(SpecError);
-    const first = (error as SpecError).diagnostics[0];
-    expect({ exit: first?.exitCode, path: first?.keyPath }).toEqual({ exit: row.exit, path: row.path });
-    expect((error as SpecError).message).toContain(`: ${first?.keyPath || "(document)"}: `);
-    if (row.message) expect(first?.message).toMatch(row.message);
+    const { diagnostics, exitCode, message } = error as SpecError;
+    const deciding = decidingDiagnostic(diagnostics);
+    expect({ exit: exitCode, path: deciding?.keyPath }).toEqual({ exit: row.exit, path: row.path });
+    expect(deciding?.exitCode).toBe(row.exit);
+    expect(message).toContain(`: ${deciding?.keyPath || "(document)"}: `);
+    if (row.message) expect(deciding?.message).toMatch(row.message);
+    if (row.problems) expect(diagnostics.map((d) => d.keyPath)).toEqual(row.problems);
   });
 });

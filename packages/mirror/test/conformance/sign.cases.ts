@@ -227,10 +227,18 @@ export const secretRefusals: SecretRefusal[] = [
   },
   {
     rule: "sign: an unknown key under sign is a schema error (65) naming the closest",
-    sign: { keyles: {} },
+    sign: { keyless: {}, keyles: {} },
     exit: 65,
     path: "sign.keyles",
     message: /did you mean "keyless"/,
+    secret: "{}",
+  },
+  {
+    rule: "sign: a typo for the only mode leaves no mode: the usage refusal (64) decides",
+    sign: { keyles: {} },
+    exit: 64,
+    path: "sign",
+    message: /exactly one mode/,
     secret: "{}",
   },
   {
