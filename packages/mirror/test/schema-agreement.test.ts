@@ -37,6 +37,8 @@ const LOADER_ONLY_GROUPS: Record<string, string[]> = {
   ],
   "the extends chain: other files, the repository root and cycles are outside one document": [
     "extends: a base above the repository root is a usage error",
+    "extends: a symlink inside the repository leading out of it is a usage error",
+    "extends: a symlinked directory leading out of the repository is a usage error",
     "extends: a cycle is refused",
     "extends: a missing parent is refused",
     "extends: an unknown key in the parent is refused in the parent's file",

@@ -101,13 +101,16 @@ function parentPath(parent: Field, dir: string, repoRoot: string): string | unde
   const text = parent.string({ nonEmpty: true });
   if (text === undefined) return undefined;
   const target = resolveIn(dir, text);
-  if (!isInside(repoRoot, target)) {
-    return parent.fail(
-      `${text} is outside the repository (${repoRoot}); a base spec must live inside it`,
+  const outside = (how: string) =>
+    parent.fail(
+      `${text} ${how} outside the repository (${repoRoot}); a base spec must live inside it`,
       ExitCode.Usage,
     );
-  }
+  if (!isInside(repoRoot, target)) return outside("is");
   if (!existsSync(target)) return parent.fail(`${text}: no such file`);
+  // the path stays inside; a symlink on the way must not lead out of the repository either
+  const real = realPath(target);
+  if (!isInside(realPath(repoRoot), real)) return outside(`leads through a symlink to ${real},`);
   return target;
 }
 

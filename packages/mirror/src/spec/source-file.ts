@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { ExitCode } from "@pkg/common";
 import { LineCounter, parseDocument } from "yaml";
+import { isInside } from "./context.js";
 import { type SpecDiagnostic, SpecError } from "./diagnostics.js";
 import type { SpecSource } from "./field.js";
 
@@ -42,7 +43,7 @@ export async function readSpecSource(path: string): Promise<SpecSource> {
 /** How messages name a file: relative to the working directory when it lies below it. */
 function displayPath(file: string): string {
   const rel = relative(process.cwd(), file);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
+  return rel !== "" && isInside(process.cwd(), file) ? rel : file;
 }
 
 export function parseSpecText(text: string, file: string, dir: string): SpecSource {

@@ -11,6 +11,8 @@ export interface ConformanceCase {
   yaml: string;
   /** Files to create relative to the spec's directory (metadata, CATALOG.md, parent specs...). */
   files?: Record<string, string>;
+  /** Symbolic links to create relative to the spec's directory: link path to target, as written. */
+  symlinks?: Record<string, string>;
   /**
    * 0 for accepted; else the load's exit code: 64 when any problem is a usage problem, else 65.
    */

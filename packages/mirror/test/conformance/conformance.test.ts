@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +28,10 @@ async function load(row: ConformanceCase) {
   for (const [name, text] of Object.entries(row.files ?? {})) {
     await mkdir(dirname(join(dir, name)), { recursive: true });
     await writeFile(join(dir, name), text);
+  }
+  for (const [name, target] of Object.entries(row.symlinks ?? {})) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await symlink(target, join(dir, name));
   }
   const file = join(dir, "mirror.yml");
   await writeFile(file, row.yaml);
