@@ -3,6 +3,7 @@ import type { Platform } from "@pkg/oci";
 import { describe, expect, it } from "vitest";
 import {
   detectHostPlatform,
+  formatHost,
   type HostPlatform,
   hostFromPlatformKey,
   matchesHost,
@@ -49,15 +50,41 @@ describe("matchesHost", () => {
 describe("selectPlatformEntry", () => {
   const entry = (name: string, platform?: Platform) => ({ name, ...(platform ? { platform } : {}) });
 
-  it("prefers the entry declaring the host's libc over a featureless one, in any order", () => {
-    const entries = [entry("plain", plain), entry("musl", musl), entry("glibc", glibc)];
-    expect(selectPlatformEntry(entries, muslHost)?.name).toBe("musl");
+  it("prefers a featureless entry (it runs on every libc) over one declaring the host's, in any order", () => {
+    const entries = [entry("musl", musl), entry("plain", plain), entry("glibc", glibc)];
+    expect(selectPlatformEntry(entries, muslHost)?.name).toBe("plain");
+    expect(selectPlatformEntry(entries, glibcHost)?.name).toBe("plain");
+    expect(selectPlatformEntry([...entries].reverse(), muslHost)?.name).toBe("plain");
+  });
+
+  it("takes the entry declaring the host's libc when there is no featureless one", () => {
+    const entries = [entry("musl", musl), entry("glibc", glibc)];
     expect(selectPlatformEntry(entries, glibcHost)?.name).toBe("glibc");
-    expect(selectPlatformEntry([...entries].reverse(), muslHost)?.name).toBe("musl");
+    expect(selectPlatformEntry(entries, muslHost)?.name).toBe("musl");
+    expect(selectPlatformEntry([...entries].reverse(), glibcHost)?.name).toBe("glibc");
+    // the defect: a glibc-only index, pulled with --platform linux/amd64 on a glibc host
+    const keyed = hostFromPlatformKey("linux/amd64", undefined, () => "glibc");
+    expect(selectPlatformEntry([entry("glibc", glibc)], keyed)?.name).toBe("glibc");
   });
 
   it("falls back to the featureless entry when no libc matches", () => {
     expect(selectPlatformEntry([entry("glibc", glibc), entry("plain", plain)], muslHost)?.name).toBe("plain");
+  });
+
+  it("takes only the named libc when the key names one", () => {
+    const wantMusl = hostFromPlatformKey("linux/amd64+libc.musl", undefined, () => "glibc");
+    expect(selectPlatformEntry([entry("plain", plain), entry("musl", musl)], wantMusl)?.name).toBe("musl");
+    expect(selectPlatformEntry([entry("plain", plain), entry("glibc", glibc)], wantMusl)).toBe(undefined);
+    const wantGlibc = hostFromPlatformKey("linux/amd64+libc.glibc", undefined, () => "musl");
+    const all = [entry("plain", plain), entry("musl", musl), entry("glibc", glibc)];
+    expect(selectPlatformEntry(all, wantGlibc)?.name).toBe("glibc");
+  });
+
+  it("knows no libc for a host it cannot tell, and then takes featureless entries only", () => {
+    const unknown = hostFromPlatformKey("linux/amd64", undefined, () => undefined);
+    expect(unknown.libc).toBeUndefined();
+    expect(selectPlatformEntry([entry("glibc", glibc)], unknown)).toBe(undefined);
+    expect(selectPlatformEntry([entry("glibc", glibc), entry("plain", plain)], unknown)?.name).toBe("plain");
   });
 
   it("finds nothing when only another libc is offered", () => {
@@ -89,14 +116,23 @@ describe("hosts", () => {
   });
 
   it("builds a host from a key and a libc", () => {
-    expect(hostFromPlatformKey("linux/arm/v7+libc.musl")).toEqual({
+    expect(hostFromPlatformKey("linux/arm/v7+libc.musl", undefined, () => "glibc")).toEqual({
       os: "linux",
       architecture: "arm",
       variant: "v7",
       libc: "musl",
+      libcRequired: true,
     });
-    expect(hostFromPlatformKey("linux/amd64", "glibc")).toEqual(glibcHost);
-    expect(hostFromPlatformKey("darwin/arm64")).toEqual({ os: "darwin", architecture: "arm64" });
+    expect(hostFromPlatformKey("linux/amd64", "glibc", () => "musl")).toEqual(glibcHost);
+    expect(hostFromPlatformKey("linux/amd64", undefined, () => "glibc")).toEqual(glibcHost);
+    expect(hostFromPlatformKey("linux/amd64", undefined, () => "musl")).toEqual(muslHost);
+    expect(hostFromPlatformKey("darwin/arm64", undefined, () => "glibc")).toEqual({
+      os: "darwin",
+      architecture: "arm64",
+    });
+    if (detectHostPlatform().os === "linux") {
+      expect(hostFromPlatformKey("linux/amd64").libc).toBe(detectHostPlatform().libc);
+    }
     expect(() => hostFromPlatformKey("linux/amd64+libc.musl", "glibc")).toThrow(
       expect.objectContaining({
         exitCode: ExitCode.Usage,
@@ -104,5 +140,10 @@ describe("hosts", () => {
       }),
     );
     expect(() => hostFromPlatformKey("linux")).toThrow(expect.objectContaining({ exitCode: ExitCode.Usage }));
+  });
+  it("reads a host back for people", () => {
+    expect(formatHost(glibcHost)).toBe("linux/amd64 (host libc glibc)");
+    expect(formatHost(hostFromPlatformKey("linux/arm/v7+libc.musl"))).toBe("linux/arm/v7+libc.musl");
+    expect(formatHost({ os: "darwin", architecture: "arm64" })).toBe("darwin/arm64");
   });
 });

@@ -10,6 +10,11 @@ export interface HostPlatform {
   variant?: string;
   /** The host's C library on Linux; absent where there is none to speak of or it is unknown. */
   libc?: LibcFlavor;
+  /**
+   * The libc was named in the platform key (`+libc.musl`): only an entry declaring exactly it is
+   * taken, not one for every libc.
+   */
+  libcRequired?: boolean;
 }
 
 /**
@@ -27,10 +32,12 @@ export function matchesHost(platform: Platform, host: HostPlatform): boolean {
 }
 
 /**
- * The entry to pull for the host: among the entries that match it, the one declaring the host's
- * libc before a featureless one, then one naming the host's CPU variant before one naming none;
- * the first in index order on a tie. Entries without a platform are portable builds, taken only
- * when no entry matches.
+ * The entry to pull for the host. A host whose key named no libc asks for its own libc: an entry
+ * without `os.features` (it runs on every libc) first, else the one declaring the host's libc.
+ * A key that named one (`libcRequired`) takes only an entry declaring exactly that libc. Within
+ * either, an entry naming the host's CPU variant goes before one naming none; the first in index
+ * order on a tie. Entries without a platform are portable builds, taken only when no entry
+ * matches.
  */
 export function selectPlatformEntry<T extends { platform?: Platform }>(
   entries: readonly T[],
@@ -39,12 +46,7 @@ export function selectPlatformEntry<T extends { platform?: Platform }>(
   let best: T | undefined;
   let bestScore = -1;
   for (const entry of entries) {
-    const score =
-      entry.platform === undefined
-        ? 0
-        : matchesHost(entry.platform, host)
-          ? 1 + specificity(entry.platform)
-          : -1;
+    const score = entry.platform === undefined ? 0 : rank(entry.platform, host);
     if (score > bestScore) {
       best = entry;
       bestScore = score;
@@ -53,8 +55,12 @@ export function selectPlatformEntry<T extends { platform?: Platform }>(
   return best;
 }
 
-function specificity(platform: Platform): number {
-  return ((platform["os.features"] ?? []).length > 0 ? 2 : 0) + (platform.variant ? 1 : 0);
+/** How well an entry fits the host, higher is better; -1 when it does not. */
+function rank(platform: Platform, host: HostPlatform): number {
+  if (!matchesHost(platform, host)) return -1;
+  const everyLibc = (platform["os.features"] ?? []).length === 0;
+  if (everyLibc && host.libcRequired) return -1;
+  return 1 + (everyLibc ? 2 : 0) + (platform.variant ? 1 : 0);
 }
 
 const nodeArchitectures: Record<string, string> = {
@@ -82,12 +88,22 @@ export function detectHostPlatform(libc?: LibcFlavor): HostPlatform {
   return host;
 }
 
+/** The C library of the machine this process runs on: undefined off Linux. */
+export function runningLibc(): LibcFlavor | undefined {
+  return process.platform === "linux" ? hostLibc() : undefined;
+}
+
 /**
- * The host a platform key describes, for pulling another machine's package (`--platform`): its
- * `+libc.<flavor>`, else `libc`. A bad key, or a `libc` that contradicts the key's, is a usage
- * error (exit 64).
+ * The host a platform key describes, for pulling another machine's package (`--platform`). A key
+ * with `+libc.<flavor>` asks for exactly that libc (`libcRequired`); a Linux key without one asks
+ * for the host's: `libc` (`--libc`) when given, else this machine's (`detectLibc`). A bad key, or a
+ * `libc` that contradicts the key's, is a usage error (exit 64).
  */
-export function hostFromPlatformKey(text: string, libc?: LibcFlavor): HostPlatform {
+export function hostFromPlatformKey(
+  text: string,
+  libc?: LibcFlavor,
+  detectLibc: () => LibcFlavor | undefined = runningLibc,
+): HostPlatform {
   const key = parsePlatformKey(text);
   const declared = libcOf(key);
   if (declared !== undefined && libc !== undefined && declared !== libc) {
@@ -95,9 +111,20 @@ export function hostFromPlatformKey(text: string, libc?: LibcFlavor): HostPlatfo
   }
   const host: HostPlatform = { os: key.os, architecture: key.architecture };
   if (key.variant !== undefined) host.variant = key.variant;
-  const flavor = declared ?? libc;
+  const flavor = declared ?? libc ?? (key.os === "linux" ? detectLibc() : undefined);
   if (flavor !== undefined) host.libc = flavor;
+  if (declared !== undefined) host.libcRequired = true;
   return host;
+}
+
+/**
+ * A host as people read it: `linux/amd64 (host libc glibc)`, `linux/amd64+libc.musl` for a key
+ * that named its libc, `darwin/arm64`.
+ */
+export function formatHost(host: HostPlatform): string {
+  const base = `${host.os}/${host.architecture}${host.variant ? `/${host.variant}` : ""}`;
+  if (host.libc === undefined) return base;
+  return host.libcRequired ? `${base}+libc.${host.libc}` : `${base} (host libc ${host.libc})`;
 }
 
 /** glibc reports its runtime version in Node's diagnostic report; musl does not. */

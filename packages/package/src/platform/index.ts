@@ -1,8 +1,10 @@
 export {
   detectHostPlatform,
+  formatHost,
   type HostPlatform,
   hostFromPlatformKey,
   matchesHost,
+  runningLibc,
   selectPlatformEntry,
 } from "./host.js";
 export {

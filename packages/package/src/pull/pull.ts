@@ -2,12 +2,12 @@ import { createWriteStream } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { dataError, usageError } from "@pkg/common";
-import { type Descriptor, type ImageManifest, MediaType, type Target } from "@pkg/oci";
+import { dataError, type Logger, silentLogger, usageError } from "@pkg/common";
+import { type Descriptor, type ImageManifest, MediaType, type Platform, type Target } from "@pkg/oci";
 import { tempPathBeside } from "../bundle/atomic-output.js";
 import { extractBundle } from "../bundle/index.js";
 import { PackageMediaType } from "../media-types.js";
-import { formatPlatform, type HostPlatform, selectPlatformEntry } from "../platform/index.js";
+import { formatHost, formatPlatform, type HostPlatform, selectPlatformEntry } from "../platform/index.js";
 import { asImageIndex } from "../push/index-merge.js";
 import { mergeTree } from "./merge-tree.js";
 
@@ -17,12 +17,17 @@ export interface PullRequest {
   reference: string;
   host: HostPlatform;
   outDir: string;
+  /** Told which index entry was chosen, and why. */
+  log?: Logger;
 }
 
 export interface PullReport {
   repository: string;
   reference: string;
+  /** The platform pulled: the selected index entry's key, e.g. `linux/amd64+libc.glibc`. */
   platform: string;
+  /** The libc the entry was chosen for (the host's, `--libc`'s or the key's); absent off Linux. */
+  libc?: string;
   manifestDigest: string;
   outDir: string;
   layers: number;
@@ -49,6 +54,7 @@ export async function pullPackage(request: PullRequest): Promise<PullReport> {
         `${target.displayName}:${request.reference} has no entry for ${formatHost(request.host)} (it has: ${offered || "none"})`,
       );
     }
+    (request.log ?? silentLogger).info(selectionLine(entry.platform, request.host));
     const fetched = await target.fetchManifest(entry.digest);
     if (!fetched)
       throw dataError(`${target.displayName}@${entry.digest}: manifest missing from the repository`);
@@ -96,14 +102,18 @@ export async function pullPackage(request: PullRequest): Promise<PullReport> {
     platform: manifestDescriptor.platform
       ? formatPlatform(manifestDescriptor.platform)
       : formatHost(request.host),
+    ...(request.host.libc === undefined ? {} : { libc: request.host.libc }),
     manifestDigest: manifestDescriptor.digest,
     outDir: request.outDir,
     layers: manifest.layers.length,
   };
 }
 
-function formatHost(host: HostPlatform): string {
-  return `${host.os}/${host.architecture}${host.variant ? `/${host.variant}` : ""}${host.libc ? ` (${host.libc})` : ""}`;
+/** `selected linux/amd64+libc.glibc (host libc glibc)`: the entry taken from the index, and for what. */
+function selectionLine(platform: Platform | undefined, host: HostPlatform): string {
+  const chosen = platform ? formatPlatform(platform) : "a portable entry (no platform)";
+  if (host.libc === undefined) return `selected ${chosen}`;
+  return `selected ${chosen} (${host.libcRequired ? "libc" : "host libc"} ${host.libc})`;
 }
 
 async function refuseNonEmpty(dir: string): Promise<void> {

@@ -12,11 +12,14 @@ export function pullCommand() {
       "-o, --output <dir>",
       "directory to create: OUT/content holds the package, OUT/metadata.json its metadata",
     )
-    .option("-p, --platform <key>", "platform key to select (default: this host), e.g. linux/arm64+libc.musl")
+    .option(
+      "-p, --platform <key>",
+      "platform key to select (default: this host); without +libc it asks for the host's libc, e.g. linux/arm64, linux/arm64+libc.musl",
+    )
     .addOption(
       new Option(
         "--libc <flavor>",
-        "host libc the entry's os.features must match (default: detected, or the key's +libc)",
+        "host libc: an entry without os.features is taken first, else the one declaring this libc (default: detected; a key's +libc asks for exactly that libc)",
       ).choices(["glibc", "musl"] as const),
     )
     .option("--layout <dir>", layoutOptionHelp)
@@ -34,6 +37,7 @@ export function pullCommand() {
         reference: reference.digest ?? reference.tag ?? "latest",
         host,
         outDir: options.output,
+        log,
       });
       if (options.format === "json") printJson(report);
       else
