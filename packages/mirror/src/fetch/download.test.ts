@@ -321,7 +321,7 @@ describe("checksums_file", () => {
   async function sidecarFixture(sums: string) {
     const assets = await server(files({ "/tool.tgz": payload, "/other.tgz": payload }));
     const trusted = await server(files({ "/SHA256SUMS": sums }));
-    const sidecar = await createChecksumsSource(client(), `${trusted.url}/SHA256SUMS`).forVersion("1.0.0");
+    const sidecar = await createChecksumsSource(client(), `${trusted.url}/SHA256SUMS`).sidecar();
     return { assets, trusted, sidecar };
   }
 
@@ -385,10 +385,10 @@ describe("checksums_file", () => {
 
   test("an unreachable or malformed checksums file fails with 69 or 65", async () => {
     const trusted = await server(files({ "/bad": "not a checksum line\n" }));
-    const missing = createChecksumsSource(client(), `${trusted.url}/missing`).forVersion("1.0.0");
+    const missing = createChecksumsSource(client(), `${trusted.url}/missing`).sidecar();
     await expect(missing).rejects.toMatchObject({ exitCode: ExitCode.Unavailable });
     await expect(missing).rejects.toThrow(/checksums file .*\/missing answered HTTP 404/);
-    const bad = createChecksumsSource(client(), `${trusted.url}/bad`).forVersion("1.0.0");
+    const bad = createChecksumsSource(client(), `${trusted.url}/bad`).sidecar();
     await expect(bad).rejects.toMatchObject({ exitCode: ExitCode.Data });
   });
 });
@@ -451,31 +451,35 @@ describe("createDownloader", () => {
     expect(peak).toBe(limit);
   });
 
-  test("fetches the checksums file once per version and applies the source's policy", async () => {
+  function sumsDownloader(sumsUrl: string, maxDownloads: number) {
+    return createDownloader({
+      http: client(),
+      verify: { github_asset_digest: "off", url_index_digest: "require", checksums_file: sumsUrl },
+      sourceType: "url_index",
+      maxDownloads,
+    });
+  }
+
+  test("fetches the checksums file once per run, shared by every version and platform, and applies the source's policy", async () => {
     const assets = await server(files({ "/a.tgz": payload, "/b.tgz": payload, "/c.tgz": payload }));
     const line = (name: string) => `${sha256(payload).slice(7)}  ${name}`;
     const trusted = await server(
       files({ "/SUMS": [line("a.tgz"), line("b.tgz"), line("c.tgz")].join("\n") }),
     );
-    const downloader = createDownloader({
-      http: client(),
-      verify: {
-        github_asset_digest: "off",
-        url_index_digest: "require",
-        checksums_file: `${trusted.url}/SUMS`,
-      },
-      sourceType: "url_index",
-      maxDownloads: 3,
-    });
+    const downloader = sumsDownloader(`${trusted.url}/SUMS`, 3);
     const task = (version: string, name: string) =>
       downloader.download({
         version,
         asset: { name, url: `${assets.url}/${name}`, digest: sha256(payload) },
         dest: join(dir.path, version, name),
       });
-    await Promise.all([task("1.0.0", "a.tgz"), task("1.0.0", "b.tgz"), task("1.0.0", "c.tgz")]);
-    await task("2.0.0", "a.tgz");
-    expect(trusted.requests).toHaveLength(2);
+    // three versions by three platforms, all asked for at once: one request, shared while in flight
+    await Promise.all(
+      ["1.0.0", "1.1.0", "2.0.0"].flatMap((v) => [task(v, "a.tgz"), task(v, "b.tgz"), task(v, "c.tgz")]),
+    );
+    await task("2.1.0", "a.tgz");
+    expect(trusted.requests.map((r) => r.url)).toEqual(["/SUMS"]);
+    expect(assets.requests).toHaveLength(10);
     // url_index_digest: require applies to this url_index source
     await expect(
       downloader.download({
@@ -484,7 +488,28 @@ describe("createDownloader", () => {
         dest: join(dir.path, "2.0.0", "b.tgz"),
       }),
     ).rejects.toThrow(/verify.url_index_digest is require/);
-    expect(trusted.requests).toHaveLength(2);
+    expect(trusted.requests).toHaveLength(1);
+  });
+
+  test("a checksums file that fails is fetched once: every pair reports that same failure", async () => {
+    const assets = await server(files({ "/a.tgz": payload, "/b.tgz": payload }));
+    const trusted = await server(files({}));
+    const downloader = sumsDownloader(`${trusted.url}/SUMS`, 2);
+    const task = (version: string, name: string) =>
+      downloader.download({
+        version,
+        asset: { name, url: `${assets.url}/${name}`, digest: sha256(payload) },
+        dest: join(dir.path, version, name),
+      });
+    const pairs = ["1.0.0", "1.1.0"].flatMap((v) => [task(v, "a.tgz"), task(v, "b.tgz")]);
+    const outcomes = await Promise.allSettled([...pairs, task("1.2.0", "a.tgz")]);
+    outcomes.push(...(await Promise.allSettled([task("1.3.0", "b.tgz")])));
+    const reasons = outcomes.map((o) => (o.status === "rejected" ? (o.reason as Error).message : "ok"));
+    expect(reasons[0]).toMatch(/^checksums file http:\/\/127\.0\.0\.1:[0-9]+\/SUMS answered HTTP 404/);
+    expect(new Set(reasons).size).toBe(1);
+    expect(outcomes[0]).toMatchObject({ reason: { exitCode: ExitCode.Unavailable } });
+    expect(trusted.requests).toHaveLength(1);
+    expect(assets.requests).toHaveLength(0);
   });
 });
 
@@ -497,7 +522,7 @@ describe("credentials", () => {
     env[`PKG_AUTH_${slug(trusted.host)}_USER`] = "sums-user";
     env[`PKG_AUTH_${slug(trusted.host)}_TOKEN`] = "sums-token";
     const http = client();
-    const sidecar = await createChecksumsSource(http, `${trusted.url}/SUMS`).forVersion("1.0.0");
+    const sidecar = await createChecksumsSource(http, `${trusted.url}/SUMS`).sidecar();
     await downloadAsset(
       { name: "tool.tgz", url: `${mirror.url}/tool.tgz` },
       join(dir.path, "w", "tool.tgz"),

@@ -37,9 +37,9 @@ export interface Downloader {
 }
 
 /**
- * One per run: every download of every task goes through its pool. A slot covers the version's
- * checksums file fetch (once per version) and the asset's download or re-verification, so no
- * more than `maxDownloads` transfers run together.
+ * One per run: every download of every task goes through its pool. A slot covers the checksums
+ * file fetch (once per run, shared by every pair) and the asset's download or re-verification, so
+ * no more than `maxDownloads` transfers run together.
  */
 export function createDownloader(options: DownloaderOptions): Downloader {
   const limit = pLimit(options.maxDownloads);
@@ -52,7 +52,7 @@ export function createDownloader(options: DownloaderOptions): Downloader {
     download: (task) =>
       limit(async () => {
         throwIfCancelled(task.asset, task.signal);
-        const sidecar = await checksums?.forVersion(task.version);
+        const sidecar = await checksums?.sidecar();
         return downloadAsset(task.asset, task.dest, {
           http: options.http,
           policy,
