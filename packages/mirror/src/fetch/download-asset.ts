@@ -107,6 +107,15 @@ function downloadFailure(asset: UpstreamAsset, partial: string, error: unknown):
   });
 }
 
+/** Resolves once `sink` is destroyed and closed (its file handle released). */
+function closed(sink: HashingFileSink): Promise<void> {
+  if (sink.closed) return Promise.resolve();
+  return new Promise((resolve) => {
+    sink.once("close", () => resolve());
+    sink.destroy();
+  });
+}
+
 async function fetchTo(asset: UpstreamAsset, partial: string, plan: VerificationPlan, deps: DownloadDeps) {
   let sink: HashingFileSink | undefined;
   const { signal } = deps;
@@ -124,6 +133,11 @@ async function fetchTo(asset: UpstreamAsset, partial: string, plan: Verification
         return sink;
       },
     );
+  } catch (error) {
+    // a body that fails while the sink is still opening its file would otherwise let that open
+    // land after the caller removed the partial file: wait until the sink has let the file go
+    if (sink) await closed(sink);
+    throw error;
   } finally {
     signal?.removeEventListener("abort", cutOff);
   }
