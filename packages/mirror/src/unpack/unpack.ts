@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, readdir } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { dataError, describeError, ExitCode, isPkgError, PkgError, usageError } from "@pkg/common";
 import { ExtractionRecord, writeAtomically } from "@pkg/package/bundle";
@@ -99,8 +99,9 @@ async function naming<T>(asset: string, format: AssetFormat | undefined, work: (
  * Turns a downloaded asset into the package content tree at `destDir` (absent or empty). The format
  * is told by leading bytes, never by name: tar (plain, gzip, xz, zstd, bzip2), zip, a single
  * compressed file, or a plain file. Nothing is written outside `destDir`: escaping entries, device
- * files and bombs past `limits` fail with exit 65 naming the asset, and the tree is built beside
- * `destDir` and renamed into place only when complete.
+ * files and bombs past `limits` (total bytes, entries, or the expansion ratio over the asset's
+ * size) fail with exit 65 naming the asset as soon as the limit is passed, and the tree is built
+ * beside `destDir` and renamed into place only when complete (a refused one is removed).
  */
 export async function unpackAsset(
   file: string,
@@ -109,13 +110,13 @@ export async function unpackAsset(
 ): Promise<UnpackResult> {
   const asset = options.assetName ?? basename(file);
   const { assetType } = options;
-  const budget = new UnpackBudget({ ...DEFAULT_UNPACK_LIMITS, ...options.limits });
   await checkDestination(destDir);
-  const format = await naming(asset, undefined, async () => {
+  const { format, size } = await naming(asset, undefined, async () => {
     const sniffed = await sniffAsset(file);
     checkFits(sniffed, assetType);
-    return sniffed;
+    return { format: sniffed, size: (await stat(file)).size };
   });
+  const budget = new UnpackBudget({ ...DEFAULT_UNPACK_LIMITS, ...options.limits }, size);
   await writeAtomically(destDir, "unpacked asset", (root) =>
     naming(asset, format, async () => {
       if (assetType.type === "archive") {
