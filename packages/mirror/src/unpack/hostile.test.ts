@@ -88,8 +88,26 @@ describe("hostile tar archives", () => {
       ],
       /"alias\/file" passes through the symlink alias/,
     ],
-    ["a hard link out", [{ name: "hl", type: "link", linkname: "../secret" }], /climbs out with \.\./],
-    ["an absolute hard link", [{ name: "hl", type: "link", linkname: "/etc/passwd" }], /absolute path/],
+    [
+      "a hard link out",
+      [{ name: "hl", type: "link", linkname: "../secret" }],
+      /^asset: hard link hl -> \.\.\/secret points outside the archive$/,
+    ],
+    [
+      "a hard link out from below",
+      [{ name: "a/hl", type: "link", linkname: "a/../../secret" }],
+      /^asset: hard link a\/hl -> a\/\.\.\/\.\.\/secret points outside the archive$/,
+    ],
+    [
+      "an absolute hard link",
+      [{ name: "evil", type: "link", linkname: "/etc/passwd" }],
+      /^asset: hard link evil -> \/etc\/passwd points outside the archive$/,
+    ],
+    [
+      "a hard link out with an odd name",
+      [{ name: "odd name", type: "link", linkname: "/etc/\npasswd" }],
+      /^asset: hard link "odd name" -> "\/etc\/\\npasswd" points outside the archive$/,
+    ],
     [
       "a hard link to a file not yet extracted",
       [

@@ -39,9 +39,32 @@ async function drain(body: AsyncIterable<unknown>): Promise<void> {
   for await (const _chunk of body);
 }
 
-/** The path of a hard link's target after stripping, which must survive the stripping too. */
+/** A name as a message shows it: bare when plain printable ASCII, else quoted with its escapes. */
+function shown(name: string): string {
+  return /^[\x21-\x7e]+$/.test(name) ? name : JSON.stringify(name);
+}
+
+/** Whether a relative archive path climbs above the archive's root with `..`. */
+function climbsOut(path: string): boolean {
+  let depth = 0;
+  for (const segment of path.split("/")) {
+    if (segment === "..") depth--;
+    else if (segment !== "" && segment !== ".") depth++;
+    if (depth < 0) return true;
+  }
+  return false;
+}
+
+/**
+ * The path of a hard link's target after stripping, which must survive the stripping too. A
+ * target that is absolute or climbs out is refused naming the entry and its target (the target
+ * is not an entry of its own).
+ */
 function strippedLinkTarget(header: Header, strip: number): string {
   const linkname = header.linkname ?? "";
+  if (linkname.startsWith("/") || climbsOut(linkname)) {
+    throw dataError(`hard link ${shown(header.name)} -> ${shown(linkname)} points outside the archive`);
+  }
   const segments = archivePathSegments(linkname);
   if (segments.length <= strip) {
     throw dataError(
