@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { runCli, type TempDir, tempDir } from "@pkg/testkit";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spec } from "./conformance/case.js";
+import { pythonSpec, spec } from "./conformance/case.js";
 
 const bin = fileURLToPath(new URL("../bin/pkg-mirror.js", import.meta.url));
 let work: TempDir;
@@ -61,6 +61,31 @@ describe("pkg-mirror package validate", () => {
     expect(result.code).toBe(64);
     expect(result.stderr).toMatch(/notify\.chat\.webhook_secret/);
     expect(result.stderr).not.toContain("discord.com/api");
+  });
+
+  it("warns, and exits 0, when literal versions.min and max leave the window empty", async () => {
+    const result = await validate("empty-window.yml", spec({ versions: { min: "2.0.0", max: "1.5.0" } }));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'warning: empty-window.yml:13:8: versions.min: versions.min "2.0.0" and versions.max "1.5.0": min is above max, so the version window is empty and nothing is mirrored',
+    );
+    expect(result.stderr).toMatch(/empty-window\.yml: valid: /);
+  });
+
+  it("resolves a pylock path against the repository root, not the spec's directory", async () => {
+    await mkdir(join(work.path, "apps", "cowsay"), { recursive: true });
+    await mkdir(join(work.path, "locks"), { recursive: true });
+    await writeFile(join(work.path, "locks", "pylock.cowsay.toml"), 'lock-version = "1.0"\n');
+    await writeFile(join(work.path, "apps", "cowsay", "pylock.toml"), 'lock-version = "1.0"\n');
+    const yaml = (path: string) => pythonSpec({ source: { type: "pylock", path } });
+    const found = await validate("apps/cowsay/mirror.yml", yaml("locks/pylock.cowsay.toml"));
+    expect(found.code, found.stderr).toBe(0);
+    // beside the spec is not where the path points
+    const missing = await validate("apps/cowsay/mirror.yml", yaml("pylock.toml"));
+    expect(missing.code).toBe(65);
+    expect(missing.stderr).toContain(
+      `apps/cowsay/mirror.yml:7:9: source.path: lock file "pylock.toml" not found (the path is relative to the repository root ${work.path})`,
+    );
   });
 
   it("gives the problems as data with --format json", async () => {

@@ -65,7 +65,11 @@ const LOADER_ONLY_GROUPS: Record<string, string[]> = {
       "announce.fork: a fork on gitlab.com against the default index is refused",
       "announce.transport: git on forgeone is refused",
     ],
-  "file existence: a path is checked against the spec's directory on disk": [
+  "file existence: a path is checked on disk, against the spec's directory or the repository root": [
+    "url_index.generator.working_directory: must exist, relative to the spec's directory",
+    "url_index.generator.working_directory: a file is not a directory",
+    "pylock.path: the lock must exist (exit 65, naming the path)",
+    "pylock.path: a directory is not a lock file",
     "catalog.readme: set and missing is refused",
     "catalog.logo: set and missing is refused (no probing when set)",
     "catalog.readme: a directory is not a file",

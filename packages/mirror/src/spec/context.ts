@@ -6,6 +6,8 @@ import type { SpecDiagnostic } from "./diagnostics.js";
 export interface SpecFiles {
   /** Whether a regular file exists at an absolute path. */
   isFile(path: string): boolean;
+  /** Whether a directory exists at an absolute path. */
+  isDirectory(path: string): boolean;
   /** A small text file's contents, or undefined when it cannot be read. */
   readText(path: string): string | undefined;
 }
@@ -14,6 +16,13 @@ export const diskFiles: SpecFiles = {
   isFile(path) {
     try {
       return statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  },
+  isDirectory(path) {
+    try {
+      return statSync(path).isDirectory();
     } catch {
       return false;
     }

@@ -9,12 +9,13 @@ import { matchSpecPlatformKey } from "./platform-key.js";
 import { PYTHON_SOURCE_TYPES, type SourceType } from "./source.js";
 import { openMap, sourceTypeOf } from "./top-fields.js";
 import { versionGrammarProblem } from "./version-literal.js";
+import { emptyWindowProblem } from "./version-window.js";
 
 /**
  * The rules between `source`, `python`, `wheels`, `platforms`, `versions`, `cascade` and
  * `build_timestamp`: what a Python source needs and what only it may have, the wheels/platforms
  * cross-validation, the version grammar of the bounds, the schedule collision, and the advisory
- * warning for `build_timestamp: none` with cascade.
+ * warnings for an empty version window and for `build_timestamp: none` with cascade.
  */
 export function checkPythonRules(
   spec: MirrorSpec,
@@ -28,6 +29,7 @@ export function checkPythonRules(
     if (python) checkPythonSource(type, top, root);
     else checkOtherSource(type, top);
     checkBoundGrammar(python, top);
+    warnEmptyWindow(spec, python, top, ctx);
     if (python && spec.wheels && spec.platforms) checkWheelPlatforms(top);
   }
   checkScheduleCollision(spec, top);
@@ -68,6 +70,14 @@ function checkBoundGrammar(python: boolean, top: TopFields): void {
     const problem = versionGrammarProblem(node.value, python);
     if (problem) edge.fail(problem);
   }
+}
+
+/** Literal `versions.min` and `max` that leave the window empty: advisory, the spec still loads. */
+function warnEmptyWindow(spec: MirrorSpec, python: boolean, top: TopFields, ctx: SectionContext): void {
+  const problem = spec.versions && emptyWindowProblem(spec.versions, python);
+  const field = openMap(top.get("versions"))?.get("min");
+  if (!problem || !field) return;
+  ctx.warnings.push({ exitCode: ExitCode.Data, ...field.position(), keyPath: field.path, message: problem });
 }
 
 /**

@@ -1,4 +1,5 @@
-import { isAbsolute, normalize } from "node:path";
+import { isAbsolute, normalize, resolve } from "node:path";
+import type { SectionContext } from "./context.js";
 import type { Field, MapField } from "./field.js";
 import { readHttpUrl } from "./http-url.js";
 
@@ -25,8 +26,8 @@ export const DEFAULT_PYPI_INDEX = "https://pypi.org/simple/";
 /** A PEP 508 distribution name. */
 const distributionName = /^(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])$/;
 
-export function readPylock(map: MapField): PylockSource | undefined {
-  const path = readLockPath(map.require("path"));
+export function readPylock(map: MapField, ctx: SectionContext): PylockSource | undefined {
+  const path = readLockPath(map.require("path"), ctx);
   const pkg = readPackage(map);
   if (path === undefined || pkg === null) return undefined;
   return { type: "pylock", path, ...(pkg === undefined ? {} : { package: pkg }) };
@@ -47,11 +48,17 @@ function readPackage(map: MapField): string | undefined | null {
   return field.matching(distributionName, "a Python distribution name (PEP 508)") ?? null;
 }
 
-function readLockPath(field: Field | undefined): string | undefined {
+/** The lock's path as written: relative to the repository root, inside it, naming a file there. */
+function readLockPath(field: Field | undefined, ctx: SectionContext): string | undefined {
   const text = field?.string({ nonEmpty: true });
   if (field === undefined || text === undefined) return undefined;
   if (isAbsolute(text) || normalize(text).split(/[\\/]/)[0] === "..") {
     return field.fail("must be a path relative to the repository root, inside it");
+  }
+  if (!ctx.files.isFile(resolve(ctx.repoRoot, text))) {
+    return field.fail(
+      `lock file ${JSON.stringify(text)} not found (the path is relative to the repository root ${ctx.repoRoot})`,
+    );
   }
   return text;
 }

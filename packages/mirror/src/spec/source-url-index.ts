@@ -1,3 +1,4 @@
+import { resolveIn, type SectionContext } from "./context.js";
 import type { MapField } from "./field.js";
 import { type GeneratorSpec, readGenerator } from "./generator.js";
 import { readHttpUrl } from "./http-url.js";
@@ -18,8 +19,8 @@ export interface UrlIndexSource {
 
 const documentKeys = ["url", "versions", "generator"] as const;
 
-export function readUrlIndex(map: MapField): UrlIndexSource | undefined {
-  const document = readDocument(map);
+export function readUrlIndex(map: MapField, ctx: SectionContext): UrlIndexSource | undefined {
+  const document = readDocument(map, ctx);
   const rewriteField = map.get("url_rewrite");
   const url_rewrite = rewriteField.present ? readUrlRewrite(rewriteField) : undefined;
   if (document === undefined || (rewriteField.present && url_rewrite === undefined)) return undefined;
@@ -31,7 +32,7 @@ type DocumentSource =
   | Pick<UrlIndexSource, "versions">
   | Pick<UrlIndexSource, "generator">;
 
-function readDocument(map: MapField): DocumentSource | undefined {
+function readDocument(map: MapField, ctx: SectionContext): DocumentSource | undefined {
   const which = map.exactlyOne(documentKeys);
   if (which === undefined) return undefined;
   const field = map.get(which);
@@ -44,5 +45,16 @@ function readDocument(map: MapField): DocumentSource | undefined {
     return versions === undefined ? undefined : { versions };
   }
   const generator = readGenerator(field);
-  return generator === undefined ? undefined : { generator };
+  if (generator?.working_directory === undefined) return generator === undefined ? undefined : { generator };
+  // the command runs at every crawl: a directory that is not there fails now, not then
+  if (!ctx.files.isDirectory(resolveIn(ctx.specDir, generator.working_directory))) {
+    // a generator read without problems is a mapping
+    return field
+      .map()
+      ?.get("working_directory")
+      .fail(
+        `working directory ${JSON.stringify(generator.working_directory)} not found (the path is relative to the spec's directory ${ctx.specDir})`,
+      );
+  }
+  return { generator };
 }

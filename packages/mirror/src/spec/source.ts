@@ -1,3 +1,4 @@
+import type { SectionContext } from "./context.js";
 import { closest } from "./diagnostics.js";
 import type { Field, MapField } from "./field.js";
 import { type ForgeoneReleaseSource, readForgeoneRelease } from "./source-forgeone.js";
@@ -30,19 +31,19 @@ const TYPE_KEYS: Record<SourceType, readonly string[]> = {
   pypi: ["package", "indexes"],
 };
 
-const readers: Record<SourceType, (map: MapField) => SourceSpec | undefined> = {
+const readers: Record<SourceType, (map: MapField, ctx: SectionContext) => SourceSpec | undefined> = {
   forgeone_release: readForgeoneRelease,
   url_index: readUrlIndex,
   pylock: readPylock,
   pypi: readPypi,
 };
 
-export function readSource(field: Field): SourceSpec | undefined {
+export function readSource(field: Field, ctx: SectionContext): SourceSpec | undefined {
   const map = field.map();
   if (!map) return undefined;
   const type = map.require("type")?.oneOf(SOURCE_TYPES);
   checkKeys(map, type);
-  return type === undefined ? undefined : readers[type](map);
+  return type === undefined ? undefined : readers[type](map, ctx);
 }
 
 /** Refuses every key the selected type does not own, saying which type owns it when one does. */

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { Fields } from "./case.js";
-import { type ConformanceCase, pythonSpec, spec } from "./case.js";
+import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "./case.js";
 
 const assets = (value: Fields | Fields[string]) => spec({ assets: value });
 const urlIndex = { type: "url_index", url: "https://example.com/index.json" };
@@ -186,6 +186,7 @@ export const cases: ConformanceCase[] = [
   {
     rule: "assets: unused by pylock; accepted and ignored with a warning",
     yaml: pythonSpec({ source: { type: "pylock", path: "pylock.toml" }, assets: { "linux/amd64": ["x"] } }),
+    files: LOCK_FILE,
     exit: 0,
     check: (_s, warnings) =>
       expect(warnings).toContainEqual(

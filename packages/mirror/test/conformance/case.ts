@@ -43,6 +43,9 @@ export const baseSpec: SpecObject = {
   assets: { "linux/amd64": ["tool-.*-linux-amd64\\.tar\\.gz"] },
 };
 
+/** The committed lock a pylock spec names as `path: pylock.toml`; the loader checks that it exists. */
+export const LOCK_FILE: Record<string, string> = { "pylock.toml": 'lock-version = "1.0"\n' };
+
 /** A valid, minimal pypi spec. */
 export const basePythonSpec: SpecObject = {
   name: "pycowsay",

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { Fields } from "./case.js";
-import { type ConformanceCase, pythonSpec, spec } from "./case.js";
+import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "./case.js";
 
 const json = JSON.stringify({ type: "bundle", version: 1 });
 const metadata = (value: Fields[string]) => spec({ metadata: value });
@@ -129,7 +129,7 @@ export const cases: ConformanceCase[] = [
       source: { type: "pylock", path: "pylock.toml" },
       metadata: { default: "metadata.json" },
     }),
-    files: { "metadata.json": json },
+    files: { "metadata.json": json, ...LOCK_FILE },
     exit: 65,
     path: "metadata",
     message: /metadata is not supported for source type pylock/,

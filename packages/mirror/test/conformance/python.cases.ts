@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { Fields } from "./case.js";
-import { basePythonSpec, type ConformanceCase, pythonSpec, spec } from "./case.js";
+import { basePythonSpec, type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "./case.js";
 
 const python = basePythonSpec.python as Fields;
 const withPython = (fields: Fields) => pythonSpec({ python: { ...python, ...fields } });
@@ -222,6 +222,7 @@ export const cases: ConformanceCase[] = [
   {
     rule: "python.lock: refused for pylock, naming pypi",
     yaml: pylock({ lock: { extras: ["cli"] } }),
+    files: LOCK_FILE,
     exit: 65,
     path: "python.lock",
     message: /only supported for pypi/,
@@ -229,6 +230,7 @@ export const cases: ConformanceCase[] = [
   {
     rule: "python: a pylock spec without lock loads",
     yaml: pylock(),
+    files: LOCK_FILE,
     exit: 0,
     check: (s) => expect((s.source as Fields).type).toBe("pylock"),
   },
@@ -331,6 +333,7 @@ export const cases: ConformanceCase[] = [
   {
     rule: "python: required for pylock",
     yaml: pythonSpec({ source: { type: "pylock", path: "pylock.toml" }, python: undefined }),
+    files: LOCK_FILE,
     exit: 65,
     path: "",
     message: /missing required key "python" \(source type pylock/,

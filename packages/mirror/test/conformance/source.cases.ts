@@ -3,7 +3,7 @@ import { compileRegex } from "../../src/spec/regex.js";
 import { DEFAULT_TAG_PATTERN } from "../../src/spec/source-forgeone.js";
 import { rewriteUrl, type UrlRewrite } from "../../src/spec/url-rewrite.js";
 import type { Fields } from "./case.js";
-import { type ConformanceCase, pythonSpec, spec } from "./case.js";
+import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "./case.js";
 
 const forge = (fields: Fields = {}) =>
   spec({ source: { type: "forgeone_release", owner: "acme", repo: "tool", ...fields } });
@@ -255,6 +255,7 @@ export const cases: ConformanceCase[] = [
   {
     rule: "url_index.generator: command kept, working_directory kept, timeout_seconds defaults to 60",
     yaml: urlIndex({ generator: { command: ["uv", "run", "generate.py"], working_directory: "scripts" } }),
+    files: { "scripts/generate.py": "print('{}')\n" },
     exit: 0,
     check: (s) =>
       expect(source(s).generator).toEqual({
@@ -262,6 +263,21 @@ export const cases: ConformanceCase[] = [
         working_directory: "scripts",
         timeout_seconds: 60,
       }),
+  },
+  {
+    rule: "url_index.generator.working_directory: must exist, relative to the spec's directory",
+    yaml: urlIndex({ generator: { command: ["./gen"], working_directory: "scripts" } }),
+    exit: 65,
+    path: "source.generator.working_directory",
+    message: /working directory "scripts" not found \(the path is relative to the spec's directory /,
+  },
+  {
+    rule: "url_index.generator.working_directory: a file is not a directory",
+    yaml: urlIndex({ generator: { command: ["./gen"], working_directory: "gen.sh" } }),
+    files: { "gen.sh": "#!/bin/sh\n" },
+    exit: 65,
+    path: "source.generator.working_directory",
+    message: /working directory "gen.sh" not found/,
   },
   {
     rule: "url_index.generator.timeout_seconds: a positive whole number",
@@ -559,6 +575,7 @@ export const cases: ConformanceCase[] = [
   {
     rule: "url_rewrite: refused by name on pylock",
     yaml: pylock({ url_rewrite: { from: "https://files.pythonhosted.org/", to: "https://cache.local/" } }),
+    files: LOCK_FILE,
     exit: 65,
     path: "source.url_rewrite",
     message: /url_rewrite is not supported for source type pylock/,
@@ -567,8 +584,31 @@ export const cases: ConformanceCase[] = [
   {
     rule: "pylock: path kept; package defaults to the spec's name",
     yaml: pylock(),
+    files: LOCK_FILE,
     exit: 0,
     check: (s) => expect(source(s)).toEqual({ type: "pylock", path: "pylock.toml", package: "pycowsay" }),
+  },
+  {
+    rule: "pylock.path: the lock must exist (exit 65, naming the path)",
+    yaml: pylock({ path: "locks/pylock.toml" }),
+    exit: 65,
+    path: "source.path",
+    message: /lock file "locks\/pylock\.toml" not found \(the path is relative to the repository root /,
+  },
+  {
+    rule: "pylock.path: a directory is not a lock file",
+    yaml: pylock({ path: "locks" }),
+    files: { "locks/pylock.toml": LOCK_FILE["pylock.toml"] ?? "" },
+    exit: 65,
+    path: "source.path",
+    message: /lock file "locks" not found/,
+  },
+  {
+    rule: "pylock.path: a lock in a subdirectory of the repository loads",
+    yaml: pylock({ path: "locks/pylock.toml" }),
+    files: { "locks/pylock.toml": LOCK_FILE["pylock.toml"] ?? "" },
+    exit: 0,
+    check: (s) => expect(source(s).path).toBe("locks/pylock.toml"),
   },
   {
     rule: "pylock.path: required",
@@ -594,6 +634,7 @@ export const cases: ConformanceCase[] = [
   {
     rule: "pylock.package: a distribution name",
     yaml: pylock({ package: "-cowsay" }),
+    files: LOCK_FILE,
     exit: 65,
     path: "source.package",
     message: /Python distribution name/,

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { Fields } from "./case.js";
-import { type ConformanceCase, pythonSpec, spec } from "./case.js";
+import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "./case.js";
 
 const assets = { "linux/amd64": ["tool-.*-linux-amd64\\.tar\\.gz"] };
 const musl = { "linux/amd64+libc.musl": ["tool-.*-linux-musl\\.tar\\.gz"] };
@@ -325,6 +325,7 @@ export const cases: ConformanceCase[] = [
       source: { type: "pylock", path: "pylock.toml" },
       variants: [{ default: true, assets }],
     }),
+    files: LOCK_FILE,
     exit: 65,
     path: "variants",
     message: /variants is not supported for source type pylock/,

@@ -338,4 +338,66 @@ export const cases: ConformanceCase[] = [
     path: "versions.poll_interval",
     message: /must not be empty/,
   },
+  // an empty window loads (the spec is not wrong, only useless) with a warning naming both values
+  {
+    rule: "versions: min above max (both literals) loads with a warning that the window is empty",
+    yaml: versions({ min: "2.0.0", max: "1.5" }),
+    exit: 0,
+    check: (_s, warnings) =>
+      expect(warnings).toContainEqual(
+        expect.objectContaining({
+          keyPath: "versions.min",
+          message: expect.stringMatching(/"2\.0\.0".*"1\.5".*min is above max.*window is empty/),
+        }),
+      ),
+  },
+  {
+    rule: "versions: equal literals with the bare (exclusive) max leave an empty window: a warning",
+    yaml: versions({ min: "1.2.0", max: "1.2.0" }),
+    exit: 0,
+    check: (_s, warnings) =>
+      expect(warnings).toContainEqual(
+        expect.objectContaining({
+          keyPath: "versions.min",
+          message: expect.stringMatching(
+            /"1\.2\.0".*"1\.2\.0" are equal and max is exclusive.*window is empty/,
+          ),
+        }),
+      ),
+  },
+  {
+    rule: "versions: equal literals with an exclusive min are empty too",
+    yaml: versions({
+      min: { version: "1.2.0", inclusive: false },
+      max: { version: "1.2.0", inclusive: true },
+    }),
+    exit: 0,
+    check: (_s, warnings) =>
+      expect(warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/min is exclusive.*empty/)),
+  },
+  {
+    rule: "versions: equal literals with both edges inclusive hold that one version: no warning",
+    yaml: versions({ min: "1.2.0", max: { version: "1.2.0", inclusive: true } }),
+    exit: 0,
+    check: (_s, warnings) => expect(warnings).toEqual([]),
+  },
+  {
+    rule: "versions: min below max in number order (1.9 < 1.10): no warning",
+    yaml: versions({ min: "1.9", max: "1.10" }),
+    exit: 0,
+    check: (_s, warnings) => expect(warnings).toEqual([]),
+  },
+  {
+    rule: "versions: a Python app's bounds compare as PEP 440 (2.0 above 2.0rc1): a warning",
+    yaml: pythonSpec({ versions: { min: "2.0", max: "2.0rc1" } }),
+    exit: 0,
+    check: (_s, warnings) =>
+      expect(warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/min is above max/)),
+  },
+  {
+    rule: "versions: a bound resolved at run time is not compared at load",
+    yaml: versions({ min: { version: { url: "https://example.com/min" }, inclusive: true }, max: "1.0" }),
+    exit: 0,
+    check: (_s, warnings) => expect(warnings).toEqual([]),
+  },
 ];

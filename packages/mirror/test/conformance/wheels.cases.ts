@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { Fields } from "./case.js";
-import { type ConformanceCase, pythonSpec, spec } from "./case.js";
+import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "./case.js";
 
 const leg = (runner = "ubuntu-latest") => ({ runner });
 /** A pypi spec with these wheels and these platforms (default: linux/amd64). */
@@ -245,6 +245,7 @@ export const cases: ConformanceCase[] = [
       wheels: { "linux/amd64": null },
       platforms: { "linux/arm64": leg("ubuntu-24.04-arm") },
     }),
+    files: LOCK_FILE,
     exit: 65,
     path: "wheels.linux/amd64",
     message: /not declared under platforms/,
