@@ -28,8 +28,7 @@ const spec: TreeSpec = {
   "lib/libx.so": link("libx.so.1.0"),
   "share/doc/readme.md": file("read me\n", 0o600),
   "share/empty": dir(),
-  "etc/outside": link("../../../etc/passwd"),
-  "etc/absolute": link("/usr/bin/env"),
+  "etc/up": link("../share/doc/readme.md"),
   "links/long-target": link(`../${"t".repeat(150)}`),
   "ünï/日本語.txt": file("unicode\n"),
   // UTF-8 puts U+FF57 before U+1F600; UTF-16 code units would not
@@ -126,8 +125,8 @@ describe("createBundle", () => {
       expect(verbose.find((line) => line.endsWith(" bin/helper"))).toMatch(/^-rwxr-xr-x 0\/0 /);
       expect(verbose.find((line) => line.endsWith(" share/doc/readme.md"))).toMatch(/^-rw-r--r-- 0\/0 /);
       expect(verbose.find((line) => line.endsWith(" share/empty/"))).toMatch(/^drwxr-xr-x 0\/0 /);
-      expect(verbose.find((line) => line.includes(" etc/outside -> "))).toMatch(
-        /-> \.\.\/\.\.\/\.\.\/etc\/passwd$/,
+      expect(verbose.find((line) => line.includes(" etc/up -> "))).toMatch(
+        /-> \.\.\/share\/doc\/readme\.md$/,
       );
       expect(verbose.find((line) => line.includes(" links/long-target -> "))).toContain(
         `-> ../${"t".repeat(150)}`,
@@ -139,9 +138,9 @@ describe("createBundle", () => {
         expect(header).toMatchObject({ uid: 0, gid: 0, uname: "", gname: "" });
         expect(header.mtime.getTime()).toBe(1700000000 * 1000);
       }
-      expect(headers.find((header) => header.name === "etc/absolute")).toMatchObject({
+      expect(headers.find((header) => header.name === "etc/up")).toMatchObject({
         type: "symlink",
-        linkname: "/usr/bin/env",
+        linkname: "../share/doc/readme.md",
       });
       expect(headers.find((header) => header.name === "lib/libx.so.1.0")?.size).toBe(big.length);
     }
@@ -199,6 +198,54 @@ describe("createBundle", () => {
     expect(error.exitCode).toBe(ExitCode.Data);
     expect(error.message).toContain(join(source, "share/pipe"));
     expect(await readdir(temp.path)).toEqual(["src"]);
+  });
+
+  const escapes: [string, TreeSpec, string, string][] = [
+    ["an absolute target", { "etc/env": link("/usr/bin/env") }, "etc/env", "/usr/bin/env"],
+    [
+      "a target that climbs out",
+      { "etc/passwd": link("../../etc/passwd") },
+      "etc/passwd",
+      "../../etc/passwd",
+    ],
+    [
+      "a target that climbs out from deep down",
+      { "a/b/c/up": link("../../../..") },
+      "a/b/c/up",
+      "../../../..",
+    ],
+    // each alone looks inside; d/s is d itself, so d/s/../.. is the parent of the tree
+    ["a chain of links", { "d/s": link("."), "d/t": link("s/../..") }, "d/t", "s/../.."],
+  ];
+  for (const [what, links, name, target] of escapes) {
+    it(`refuses a symlink with ${what}, naming it and its target, and leaves no output`, async () => {
+      await writeTree(source, links);
+      const output = join(temp.path, "out.tar.zst");
+      const error = await failure(createBundle({ sourceDir: source, output }));
+      expect(error.exitCode).toBe(ExitCode.Data);
+      expect(error.message).toBe(
+        `${join(source, name)}: symlink to ${target} points outside the package tree; a package holds only links that stay inside it`,
+      );
+      expect(await readdir(temp.path)).toEqual(["src"]);
+    });
+  }
+
+  it("keeps symlinks that climb with .. and stay inside, also through other links", async () => {
+    await writeTree(source, {
+      "a/b/c/top": link("../../../share/doc/readme.md"),
+      "a/b/zigzag": link("../../a/../share/empty"),
+      "d/s": link("."),
+      "d/t": link("s/../share"),
+      "loop/x": link("y"),
+      "loop/y": link("x"),
+    });
+    const output = join(temp.path, "out.tar.zst");
+    await createBundle({ sourceDir: source, output });
+    const headers = await tarHeaders(await decompressWithTool(output));
+    expect(headers.find((header) => header.name === "a/b/c/top")?.linkname).toBe(
+      "../../../share/doc/readme.md",
+    );
+    expect(headers.find((header) => header.name === "d/t")?.linkname).toBe("s/../share");
   });
 
   it("refuses a bad extension or level with a usage error before writing anything", async () => {

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { dataError } from "@pkg/common";
 import type { Header } from "tar-stream";
 import { archivePathSegments, type ExtractionRecord } from "./extract-guard.js";
+import { linkLeavesTree } from "./symlink-guard.js";
 import { writeAll } from "./write-all.js";
 
 /** Set-uid, set-gid and sticky bits are dropped: a pulled package never grants more than rwx. */
@@ -48,10 +49,22 @@ async function makeRoom(
   await mkdir(dirname(target), { recursive: true });
 }
 
+/** The error for a symlink that points outside the extracted tree. */
+export function escapingLink(name: string, target: string) {
+  return dataError(
+    `archive entry ${JSON.stringify(name)} is a symlink to ${JSON.stringify(target)}, outside the package tree`,
+  );
+}
+
 /** The state of one extraction into a fresh directory. */
 export interface Extraction {
   root: string;
   record: ExtractionRecord;
+  /**
+   * Every symlink extracted, relative path to target, for the check of chains once all are known
+   * (`findEscapingLink`); a caller that judges links its own way may leave it out.
+   */
+  links?: Map<string, string>;
   dirModes: Map<string, number>;
   entries: number;
 }
@@ -69,6 +82,8 @@ export async function extractEntry(
   const relative = segments.join("/");
   const target = join(into.root, ...segments);
   const mode = (header.mode ?? 0o644) & PERMISSIONS;
+  // an entry that replaces a symlink the archive gave before (it may: see makeRoom) ends that link
+  if (header.type !== "directory") into.links?.delete(relative);
   switch (header.type) {
     case "directory": {
       const existing = into.record.kindOf(relative);
@@ -86,12 +101,16 @@ export async function extractEntry(
       await writeBody(target, body, mode);
       into.record.add(segments, "file");
       return;
-    case "symlink":
+    case "symlink": {
+      const linkname = header.linkname ?? "";
+      if (linkLeavesTree(relative, linkname)) throw escapingLink(name, linkname);
       await makeRoom(name, relative, target, into.record);
-      // the target is data, kept verbatim; what it points to is never written through
-      await symlink(header.linkname ?? "", target);
+      // the target is kept verbatim; what it points to is never written through
+      await symlink(linkname, target);
       into.record.add(segments, "symlink");
+      into.links?.set(relative, linkname);
       return;
+    }
     case "link": {
       const linkSegments = archivePathSegments(header.linkname ?? "");
       into.record.checkParents(header.linkname ?? "", linkSegments);

@@ -2,11 +2,21 @@ import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
 import { type TempDir, tempDir } from "@pkg/testkit";
-import { type Header, pack } from "tar-stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBundle } from "./create.js";
 import { extractBundle } from "./extract.js";
-import { dir, file, type ListedNode, link, listTree, run, type TreeSpec, writeTree } from "./test-support.js";
+import {
+  type CraftedEntry,
+  craftTar,
+  dir,
+  file,
+  type ListedNode,
+  link,
+  listTree,
+  run,
+  type TreeSpec,
+  writeTree,
+} from "./test-support.js";
 
 const spec: TreeSpec = {
   "bin/tool": file("#!/bin/sh\necho tool\n", 0o700),
@@ -14,7 +24,7 @@ const spec: TreeSpec = {
   "lib/big.so": link("big.bin"),
   "share/doc/readme.md": file("read me\n", 0o600),
   "share/empty": dir(),
-  "etc/outside": link("../../../etc/passwd"),
+  "etc/up": link("../share/doc/readme.md"),
   "ünï/日本語.txt": file("unicode\n"),
   [`${"deep/".repeat(30)}${"n".repeat(120)}`]: file("deep\n"),
 };
@@ -26,28 +36,6 @@ function normalised(nodes: ListedNode[]): ListedNode[] {
     if (node.type === "file") return { ...node, mode: node.mode & 0o111 ? 0o755 : 0o644 };
     return node;
   });
-}
-
-type CraftedEntry = { header: Header | (Partial<Header> & { name: string }); content?: string };
-
-/** A tar made by tar-stream, so that entries our own writer never makes can be tried. */
-async function craftTar(path: string, entries: CraftedEntry[]): Promise<void> {
-  const archive = pack();
-  const chunks: Buffer[] = [];
-  archive.on("data", (chunk: unknown) => {
-    if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
-  });
-  const ended = new Promise<void>((resolve) => archive.on("end", () => resolve()));
-  for (const { header, content } of entries) {
-    await new Promise<void>((resolve, reject) => {
-      const done = (error?: Error | null) => (error ? reject(error) : resolve());
-      if (content === undefined) archive.entry(header, done);
-      else archive.entry(header, content, done);
-    });
-  }
-  archive.finalize();
-  await ended;
-  await writeFile(path, Buffer.concat(chunks));
 }
 
 async function failure(promise: Promise<unknown>): Promise<PkgError> {
@@ -81,6 +69,10 @@ describe("extractBundle", () => {
         kind: format === "tar.zst" ? "zstd" : "xz",
         digest: created.digest,
         entries: created.entries,
+        links: new Map([
+          ["etc/up", "../share/doc/readme.md"],
+          ["lib/big.so", "big.bin"],
+        ]),
       });
       expect(await listTree(dest)).toEqual(normalised(await listTree(source)));
       expect(await readdir(temp.path)).toEqual(expect.arrayContaining(["dest", "src"]));
@@ -163,6 +155,24 @@ describe("extractBundle", () => {
         { header: { name: "evil", type: "link", linkname: "../outside.txt" } },
       ],
     ],
+    [
+      "a symlink to an absolute path",
+      [{ header: { name: "passwd", type: "symlink", linkname: "/etc/passwd" } }],
+    ],
+    [
+      "a symlink that climbs out",
+      [
+        { header: { name: "d/", type: "directory" } },
+        { header: { name: "d/up", type: "symlink", linkname: "../../outside.txt" } },
+      ],
+    ],
+    [
+      "a chain of symlinks that leads out, each inside alone",
+      [
+        { header: { name: "d/t", type: "symlink", linkname: "s/../../outside.txt" } },
+        { header: { name: "d/s", type: "symlink", linkname: "." } },
+      ],
+    ],
     ["a FIFO", [{ header: { name: "pipe", type: "fifo" } }]],
     ["a device", [{ header: { name: "dev", type: "character-device", devmajor: 1, devminor: 3 } }]],
   ];
@@ -187,23 +197,56 @@ describe("extractBundle", () => {
     });
   }
 
-  it("keeps symlinks that point outside as data, restores modes and drops set-id bits", async () => {
+  it("names the symlink that points outside and its target", async () => {
+    const tarFile = join(temp.path, "crafted.tar");
+    await craftTar(tarFile, [
+      { header: { name: "ok", type: "file" }, content: "x" },
+      { header: { name: "bin/env", type: "symlink", linkname: "/usr/bin/env" } },
+    ]);
+    const error = await failure(extractBundle(tarFile, join(temp.path, "dest")));
+    expect(error.message).toBe(
+      'archive entry "bin/env" is a symlink to "/usr/bin/env", outside the package tree',
+    );
+    await craftTar(tarFile, [
+      { header: { name: "a/s", type: "symlink", linkname: "." } },
+      { header: { name: "a/t", type: "symlink", linkname: "s/../.." } },
+    ]);
+    const chain = await failure(extractBundle(tarFile, join(temp.path, "dest")));
+    expect(chain.message).toBe('archive entry "a/t" is a symlink to "s/../..", outside the package tree');
+    expect((await readdir(temp.path)).sort()).toEqual(["crafted.tar", "src"]);
+  });
+
+  it("keeps symlinks that stay inside (also with ..), restores modes and drops set-id bits", async () => {
     const tarFile = join(temp.path, "crafted.tar");
     await craftTar(tarFile, [
       { header: { name: "ro/", type: "directory", mode: 0o555 } },
       { header: { name: "ro/setuid", type: "file", mode: 0o4755 }, content: "#!/bin/sh\n" },
       { header: { name: "plain", type: "file", mode: 0o640 }, content: "plain" },
-      { header: { name: "passwd", type: "symlink", linkname: "/etc/passwd" } },
+      { header: { name: "ro/up", type: "symlink", linkname: "../plain" } },
       { header: { name: "again", type: "link", linkname: "plain" } },
+      // d/s is replaced by a file further on: d/t is judged by what is extracted in the end
+      { header: { name: "d/", type: "directory", mode: 0o755 } },
+      { header: { name: "d/s", type: "symlink", linkname: "." } },
+      { header: { name: "d/t", type: "symlink", linkname: "s/../.." } },
+      { header: { name: "d/s", type: "file", mode: 0o644 }, content: "now a file" },
     ]);
     const dest = join(temp.path, "dest");
-    await extractBundle(tarFile, dest);
+    const result = await extractBundle(tarFile, dest);
+    expect(result.links).toEqual(
+      new Map([
+        ["ro/up", "../plain"],
+        ["d/t", "s/../.."],
+      ]),
+    );
     expect(await listTree(dest)).toEqual([
       { path: "again", type: "file", mode: 0o640, data: expect.any(String) },
-      { path: "passwd", type: "symlink", mode: 0, data: "/etc/passwd" },
+      { path: "d", type: "directory", mode: 0o755, data: "" },
+      { path: "d/s", type: "file", mode: 0o644, data: expect.any(String) },
+      { path: "d/t", type: "symlink", mode: 0, data: "s/../.." },
       { path: "plain", type: "file", mode: 0o640, data: expect.any(String) },
       { path: "ro", type: "directory", mode: 0o555, data: "" },
       { path: "ro/setuid", type: "file", mode: 0o755, data: expect.any(String) },
+      { path: "ro/up", type: "symlink", mode: 0, data: "../plain" },
     ]);
     expect((await stat(join(dest, "again"))).ino).toBe((await stat(join(dest, "plain"))).ino);
   });

@@ -7,8 +7,9 @@ import { type ArchiveKind, detectArchiveFile } from "./archive-kind.js";
 import { writeAtomically } from "./atomic-output.js";
 import { decompressor } from "./codecs.js";
 import { DigestTap } from "./digest-tap.js";
-import { type Extraction, extractEntry } from "./extract-entry.js";
+import { type Extraction, escapingLink, extractEntry } from "./extract-entry.js";
 import { ExtractionRecord } from "./extract-guard.js";
+import { findEscapingLink } from "./symlink-guard.js";
 
 export interface ExtractBundleOptions {
   /** `sha256:<hex>` the file must have; checked as it is read, before anything is kept. */
@@ -20,6 +21,11 @@ export interface ExtractResult {
   /** `sha256:<hex>` of the file as read. */
   digest: string;
   entries: number;
+  /**
+   * The symlinks extracted, relative path to target: each stays inside the tree, also through the
+   * others. A caller that merges several trees checks their union with `findEscapingLink`.
+   */
+  links: ReadonlyMap<string, string>;
 }
 
 async function readKind(file: string): Promise<ArchiveKind> {
@@ -50,9 +56,10 @@ async function extractInto(
   kind: ArchiveKind,
   root: string,
   tap: DigestTap,
-): Promise<Extraction> {
+): Promise<Extraction & { links: Map<string, string> }> {
   await mkdir(root);
-  const into: Extraction = { root, record: new ExtractionRecord(), dirModes: new Map(), entries: 0 };
+  const links = new Map<string, string>();
+  const into: Extraction = { root, record: new ExtractionRecord(), links, dirModes: new Map(), entries: 0 };
   const parser = tarExtract();
   const unpack = decompressor(kind);
   const source = createReadStream(file, { highWaterMark: 1 << 20 });
@@ -65,12 +72,14 @@ async function extractInto(
       into.entries++;
     }
     await feeding;
+    const escaping = findEscapingLink(links);
+    if (escaping !== undefined) throw escapingLink(escaping, links.get(escaping) ?? "");
   } catch (error) {
     source.destroy();
     await feeding.catch(() => undefined);
     throw asDataError(file, error);
   }
-  return into;
+  return { ...into, links };
 }
 
 /** Deepest first, so that a read-only directory never blocks the mode change of one inside it. */
@@ -81,8 +90,9 @@ async function applyDirModes(dirModes: Map<string, number>): Promise<void> {
 /**
  * Extracts a bundle (tar, tar+zstd or tar+xz, told by its leading bytes) into `destDir`, which must
  * not exist or be empty. Everything is written into a temporary directory beside it and renamed only
- * when the whole archive was read, its digest matched and no entry tried to escape; otherwise
- * nothing is left behind.
+ * when the whole archive was read, its digest matched and no entry tried to escape (a path out of
+ * the tree, a write through a symlink, a symlink that points outside, also through other links);
+ * otherwise nothing is left behind.
  */
 export async function extractBundle(
   file: string,
@@ -93,12 +103,12 @@ export async function extractBundle(
   const kind = await readKind(file);
   const tap = new DigestTap();
   return writeAtomically(destDir, "extraction", async (temp) => {
-    const { dirModes, entries } = await extractInto(file, kind, temp, tap);
+    const { dirModes, entries, links } = await extractInto(file, kind, temp, tap);
     const digest = tap.digest();
     if (options.expectedDigest !== undefined && digest !== options.expectedDigest) {
       throw dataError(`${file}: digest mismatch: expected ${options.expectedDigest}, got ${digest}`);
     }
     await applyDirModes(dirModes);
-    return { kind, digest, entries };
+    return { kind, digest, entries, links };
   });
 }

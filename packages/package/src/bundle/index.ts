@@ -14,5 +14,6 @@ export {
   planBundle,
   sourceDateEpoch,
 } from "./options.js";
+export { findEscapingLink, linkLeavesTree } from "./symlink-guard.js";
 export { type BundlePool, createBundlePool } from "./worker-pool.js";
 export { writeAll } from "./write-all.js";

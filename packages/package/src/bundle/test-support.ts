@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { chmod, lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
-import { extract, type Header } from "tar-stream";
+import { extract, type Header, pack } from "tar-stream";
 
 export type TreeNode =
   | { kind: "file"; content: string | Buffer; mode?: number }
@@ -99,4 +99,26 @@ export async function tarHeaders(tar: Buffer): Promise<Header[]> {
   }
   await feeding;
   return headers;
+}
+
+export type CraftedEntry = { header: Header | (Partial<Header> & { name: string }); content?: string };
+
+/** A tar made by tar-stream, so that entries our own writer never makes can be tried. */
+export async function craftTar(path: string, entries: CraftedEntry[]): Promise<void> {
+  const archive = pack();
+  const chunks: Buffer[] = [];
+  archive.on("data", (chunk: unknown) => {
+    if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+  });
+  const ended = new Promise<void>((resolve) => archive.on("end", () => resolve()));
+  for (const { header, content } of entries) {
+    await new Promise<void>((resolve, reject) => {
+      const done = (error?: Error | null) => (error ? reject(error) : resolve());
+      if (content === undefined) archive.entry(header, done);
+      else archive.entry(header, content, done);
+    });
+  }
+  archive.finalize();
+  await ended;
+  await writeFile(path, Buffer.concat(chunks));
 }

@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readlinkSync, type Stats, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { dataError } from "@pkg/common";
+import { findEscapingLink, linkLeavesTree } from "./symlink-guard.js";
 import type { TarEntry } from "./tar-header.js";
 
 /** A tar entry and the file it is read from. */
@@ -49,9 +50,31 @@ function toEntry(source: string, name: string, info: Stats, mtime: number): Sour
   }
   if (info.isSymbolicLink()) {
     const linkname = decodeName(readlinkSync(source, { encoding: "buffer" }), source);
+    if (linkLeavesTree(name, linkname)) throw escapingLink(source, linkname);
     return { source, name, type: "symlink", mode: 0o777, size: 0, linkname, mtime };
   }
   throw dataError(`${source}: is ${specialKind(info)}; a bundle holds only files, directories and symlinks`);
+}
+
+function escapingLink(source: string, target: string) {
+  return dataError(
+    `${source}: symlink to ${target} points outside the package tree; a package holds only links that stay inside it`,
+  );
+}
+
+/**
+ * Passes the entries on, and once they are all read checks that no symlink leads outside the tree
+ * through the others (each was checked alone as it was read): the bundle is not complete before.
+ */
+function* checkedLinks(entries: Iterable<SourceEntry>): Generator<SourceEntry> {
+  const links = new Map<string, SourceEntry>();
+  for (const entry of entries) {
+    if (entry.type === "symlink") links.set(entry.name, entry);
+    yield entry;
+  }
+  const escaping = findEscapingLink(new Map([...links].map(([name, entry]) => [name, entry.linkname ?? ""])));
+  const entry = escaping === undefined ? undefined : links.get(escaping);
+  if (entry) throw escapingLink(entry.source, entry.linkname ?? "");
 }
 
 /** Checks that `root` is a directory that can be read, before anything is written. */
@@ -117,8 +140,12 @@ function* walkDirectory(absolute: string, prefix: string, options: WalkOptions):
  * of a sort of all paths, and the walk can be lazy: the tar stream starts before the tree is listed.
  * Synchronous on purpose: an lstat per file costs less as a plain system call than as a round
  * trip through the thread pool. Paths in `exclude` are left out, whether absolute or relative.
+ * A symlink that points outside the tree (an absolute target, or one that climbs out with `..`,
+ * also through other links) is a data error naming it and its target: as it is met, or, for a
+ * chain of links, once the last entry was read.
  */
 export function walkTree(root: string, mtime: number, exclude: string[] = []): Iterable<SourceEntry> {
   checkSourceDirectory(root);
-  return walkDirectory(resolve(root), "", { mtime, exclude: new Set(exclude.map((path) => resolve(path))) });
+  const excluded = new Set(exclude.map((path) => resolve(path)));
+  return checkedLinks(walkDirectory(resolve(root), "", { mtime, exclude: excluded }));
 }

@@ -5,7 +5,7 @@ import { pipeline } from "node:stream/promises";
 import { dataError, type Logger, silentLogger, usageError } from "@pkg/common";
 import { type Descriptor, type ImageManifest, MediaType, type Platform, type Target } from "@pkg/oci";
 import { tempPathBeside } from "../bundle/atomic-output.js";
-import { extractBundle } from "../bundle/index.js";
+import { extractBundle, findEscapingLink } from "../bundle/index.js";
 import { PackageMediaType } from "../media-types.js";
 import { formatHost, formatPlatform, type HostPlatform, selectPlatformEntry } from "../platform/index.js";
 import { asImageIndex } from "../push/index-merge.js";
@@ -80,14 +80,23 @@ export async function pullPackage(request: PullRequest): Promise<PullReport> {
     );
     const content = join(staging, "content");
     await mkdir(content);
+    // every layer's links stay inside it; through each other's they must stay inside the package
+    const links = new Map<string, string>();
     for (const [i, layer] of manifest.layers.entries()) {
       const file = join(staging, `layer-${i}`);
       await pipeline(await target.fetchBlob(layer.digest), createWriteStream(file));
       const tree = join(staging, `tree-${i}`);
-      await extractBundle(file, tree, { expectedDigest: layer.digest });
+      const extracted = await extractBundle(file, tree, { expectedDigest: layer.digest });
+      for (const [path, linkTarget] of extracted.links) links.set(path, linkTarget);
       await rm(file);
       await mergeTree(tree, content);
       await rm(tree, { recursive: true, force: true });
+    }
+    const escaping = manifest.layers.length > 1 ? findEscapingLink(links) : undefined;
+    if (escaping !== undefined) {
+      throw dataError(
+        `${target.displayName}:${request.reference}: symlink ${escaping} (to ${links.get(escaping)}) leads outside the package through another layer's links`,
+      );
     }
     await writeFile(join(staging, "manifest.json"), manifestBytes);
     await rm(request.outDir, { recursive: true, force: true });

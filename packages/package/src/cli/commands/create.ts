@@ -7,7 +7,7 @@ import { readMetadataFile, writeMetadataFile } from "../../metadata/files.js";
 export function createCommand() {
   return new Command("create")
     .description(
-      "Bundle a directory as a deterministic tar compressed with zstd or xz: the same tree always gives the same digest.",
+      "Bundle a directory as a deterministic tar compressed with zstd or xz: the same tree always gives the same digest. Symlinks are kept when they stay inside the directory; one that points outside is refused (exit 65).",
     )
     .argument("<dir>", "directory whose contents become the package content")
     .requiredOption("-o, --output <file>", "bundle to write: *.tar.zst or *.tar.xz")
