@@ -11,6 +11,10 @@ export const ExitCode = {
   Config: 78,
   AuthRejected: 80,
   Unsupported: 82,
+  /** Stopped by SIGINT (128 + 2), after finishing what could not be left half done. */
+  Interrupted: 130,
+  /** Stopped by SIGTERM (128 + 15), likewise. */
+  Terminated: 143,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -27,6 +31,8 @@ const names: Record<ExitCode, string> = {
   78: "config",
   80: "auth-rejected",
   82: "unsupported",
+  130: "interrupted",
+  143: "terminated",
 };
 
 export function exitCodeName(code: ExitCode): string {

@@ -2,6 +2,7 @@ export { integerOption, type OutputFormat, parseFormat, printJson, runCli } from
 export { contentTypeFor } from "./content-types.js";
 export { dataError, describeError, isPkgError, oneLine, PkgError, usageError } from "./errors.js";
 export { ExitCode, exitCodeName } from "./exit-codes.js";
+export { type Interruption, listenForInterrupt, type StopSignal } from "./interrupt.js";
 export { type Logger, silentLogger, stderrLogger } from "./log.js";
 export { runMain } from "./main.js";
 export { redact, registerSecret } from "./secrets.js";

@@ -90,7 +90,7 @@ describe("pkg-mirror package sync options", () => {
       "dry-wd",
     ]);
     expect(report.dry_run).toBe(true);
-    expect(report.counts).toEqual({ published: 0, skipped: 0, failed: 0, planned: 6 });
+    expect(report.counts).toEqual({ published: 0, retagged: 0, skipped: 0, failed: 0, planned: 6 });
     expect(report.versions.map((v) => v.version)).toEqual(versions);
     for (const v of report.versions) {
       expect(v.primary_tag).toBeUndefined();

@@ -2,7 +2,7 @@ import { describeAmbiguity } from "../plan/resolve-assets.js";
 import type { CheckReport } from "./check.js";
 import type { CheckCell } from "./check-plan.js";
 
-const STATES = ["new", "missing", "published", "absent", "excluded", "ambiguous"] as const;
+const STATES = ["new", "missing", "untagged", "published", "absent", "excluded", "ambiguous"] as const;
 
 function cellText(cell: CheckCell | undefined): string {
   if (cell === undefined) return "-";

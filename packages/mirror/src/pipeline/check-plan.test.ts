@@ -82,6 +82,43 @@ describe("check rows", () => {
   });
 });
 
+describe("untagged versions", () => {
+  const two = [version("2.0.0", "t-amd64", "t-arm64"), version("1.9.0", "t-amd64", "t-arm64")];
+  const plan = planPairs(two, columns, undefined);
+  const state = (rows: ReturnType<typeof checkRows>["rows"]) =>
+    rows.map((r) => [r.version, columns.map((c) => r.cells[c.id]?.state ?? null)]);
+
+  it("marks the published pairs of a whole version that lacks its exact tag, and nothing else", () => {
+    const published = new Map([
+      [
+        gnu,
+        new Map([
+          ["2.0.0", new Set(["linux/amd64", "linux/arm64"])],
+          ["1.9.0", new Set(["linux/amd64"])],
+        ]),
+      ],
+    ]);
+    const untagged = new Map([[gnu, new Set(["2.0.0", "1.9.0"])]]);
+    expect(state(checkRows(plan, columns, published, untagged).rows)).toEqual([
+      ["2.0.0", ["untagged", "untagged", "absent"]],
+      // 1.9.0 still lacks arm64: its tags come with that push
+      ["1.9.0", ["published", "missing", "absent"]],
+    ]);
+  });
+
+  it("a version whose other pairs are excluded or absent is whole", () => {
+    const excluded = planPairs(two, columns, {
+      "linux/arm64": leg({ exclude: [{ version: "1.9.0", severity: "broken" }] }),
+    });
+    const published = new Map([[gnu, new Map([["1.9.0", new Set(["linux/amd64"])]])]]);
+    const untagged = new Map([[gnu, new Set(["1.9.0"])]]);
+    expect(state(checkRows(excluded, columns, published, untagged).rows)[1]).toEqual([
+      "1.9.0",
+      ["untagged", "excluded", "absent"],
+    ]);
+  });
+});
+
 describe("formatCheckReport", () => {
   const base: CheckReport = {
     name: "tool",

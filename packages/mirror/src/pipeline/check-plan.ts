@@ -14,13 +14,16 @@ import type { Platforms } from "../spec/platforms.js";
  * - `new`: wanted, its asset resolves, the version is not published;
  * - `missing`: wanted, its asset resolves, the version is published without this platform;
  * - `published`: the target holds it (whatever the spec says of it today);
+ * - `untagged`: the target holds it under a build tag, but its version, now whole, lacks the
+ *   exact and rolling tags the cascade owes it (an earlier run failed on another platform, or was
+ *   killed while tagging): `sync` writes them, uploading nothing;
  * - `absent`: no upstream asset matches the platform's regexes for this version;
  * - `excluded`: a `broken` exclude of `platforms.<p>` holds it out, with the exclude's reason;
  * - `ambiguous`: two or more distinct assets match (the run cannot choose; see `ambiguities`).
  * Pairs outside the platform's `min_version`/`max_version` and `skip` excludes have no cell.
  */
 export type CheckCell =
-  | { state: "new" | "missing" | "published" | "absent" }
+  | { state: "new" | "missing" | "published" | "untagged" | "absent" }
   | { state: "excluded"; reason?: string }
   | { state: "ambiguous"; candidates: string[] };
 
@@ -104,11 +107,15 @@ export function versionsToAsk(
   return plan.pairs.filter((p) => ids.some((id) => p.wanted.has(id))).map((p) => p.version.version);
 }
 
-/** The report's rows and the ambiguities among them, given what each set has published. */
+/**
+ * The report's rows and the ambiguities among them, given what each set has published and, with
+ * the cascade on, which versions of each set lack their exact tag (`untagged`).
+ */
 export function checkRows(
   plan: PairPlan,
   columns: readonly CheckColumn[],
   published: ReadonlyMap<CompiledAssetSet, PublishedVersions>,
+  untagged: ReadonlyMap<CompiledAssetSet, ReadonlySet<string>> = new Map(),
 ): { rows: CheckRow[]; ambiguities: Ambiguity[] } {
   const ambiguities: Ambiguity[] = [];
   const rows = plan.pairs.map(({ version, wanted }) => {
@@ -128,9 +135,29 @@ export function checkRows(
       }
       cells[column.id] = cell;
     }
+    markUntagged(cells, columns, (set) => untagged.get(set)?.has(version.version) === true);
     return { version: version.version, prerelease: version.prerelease, cells };
   });
   return { rows, ambiguities };
+}
+
+/**
+ * A version owes its tags once it is whole: every pair of its set is published, absent or
+ * excluded. Its published pairs then read `untagged`. A version with pairs still to push gets
+ * its tags from that push instead.
+ */
+function markUntagged(
+  cells: Record<string, CheckCell>,
+  columns: readonly CheckColumn[],
+  isUntagged: (set: CompiledAssetSet) => boolean,
+): void {
+  for (const set of new Set(columns.map((c) => c.set))) {
+    if (!isUntagged(set)) continue;
+    const own = columns.filter((c) => c.set === set && cells[c.id] !== undefined);
+    const whole = own.every((c) => ["published", "absent", "excluded"].includes(cells[c.id]?.state ?? ""));
+    if (!whole) continue;
+    for (const c of own) if (cells[c.id]?.state === "published") cells[c.id] = { state: "untagged" };
+  }
 }
 
 function cellOf(state: ReturnType<typeof classifyPair>, want: Wanted): CheckCell {

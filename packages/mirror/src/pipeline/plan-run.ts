@@ -7,6 +7,7 @@ import { versionKey } from "../plan/record-tags.js";
 import { type Ambiguity, assetSets, type CompiledAssetSet, compileAssetSet } from "../plan/resolve-assets.js";
 import { type ResolvedBounds, resolveBounds, selectInWindow } from "../plan/window.js";
 import type { UpstreamVersion } from "../sources/types.js";
+import { DEFAULT_CASCADE } from "../spec/cascade.js";
 import type { LoadedSpec } from "../spec/loader.js";
 import type { MirrorSpec } from "../spec/mirror-spec.js";
 import {
@@ -49,7 +50,7 @@ export interface RunPlan {
   plan: PairPlan;
   published: Map<CompiledAssetSet, PublishedVersions>;
   /** How the published state was learnt: tags listed, summary use, index reads. */
-  publishedReads: Omit<PublishedState, "sets">;
+  publishedReads: Omit<PublishedState, "sets" | "untagged">;
   /** Newest first, one per chosen version. */
   rows: CheckRow[];
   ambiguities: Ambiguity[];
@@ -106,7 +107,11 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
   const target =
     options.target ??
     openRegistry({ host: spec.target.registry, repository: spec.target.repository }, { env });
-  const { sets: publishedSets, ...publishedReads } = await readPublished(
+  const {
+    sets: publishedSets,
+    untagged,
+    ...publishedReads
+  } = await readPublished(
     target,
     sets.map((set) => ({
       ...(set.variant === undefined ? {} : { variant: set.variant }),
@@ -117,7 +122,11 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
   const published = new Map<CompiledAssetSet, PublishedVersions>(
     sets.map((set, i) => [set, publishedSets[i] ?? new Map()]),
   );
-  const { rows, ambiguities } = checkRows(plan, columns, published);
+  // with the cascade off no version is owed exact or rolling tags
+  const owing = (spec.cascade ?? DEFAULT_CASCADE).enabled
+    ? new Map(sets.map((set, i) => [set, untagged[i] ?? new Set<string>()]))
+    : new Map<CompiledAssetSet, Set<string>>();
+  const { rows, ambiguities } = checkRows(plan, columns, published, owing);
   return {
     spec,
     target,

@@ -1,7 +1,11 @@
 import type { ExitCode } from "@pkg/common";
 import type { LayerReuse } from "@pkg/package/push";
 
-export type PairStatus = "published" | "skipped" | "failed" | "planned";
+/**
+ * `published`: pushed by this run; `retagged`: published by an earlier run, whose version's
+ * exact and rolling tags this run wrote (nothing uploaded); `planned`: a dry run's work.
+ */
+export type PairStatus = "published" | "retagged" | "skipped" | "failed" | "planned";
 
 export interface SyncPairResult {
   platform: string;
@@ -43,12 +47,14 @@ export interface SyncReport {
   /** Oldest first, the order pushed. */
   versions: SyncVersionResult[];
   counts: Record<PairStatus, number>;
+  /** The signal that stopped the run (`SIGINT`, `SIGTERM`); absent when it ran to the end. */
+  interrupted?: string;
 }
 
 export const noReuse = (): LayerReuse => ({ mounted: 0, uploaded: 0, verified: 0 });
 
 export function countPairs(versions: readonly SyncVersionResult[]): Record<PairStatus, number> {
-  const counts: Record<PairStatus, number> = { published: 0, skipped: 0, failed: 0, planned: 0 };
+  const counts: Record<PairStatus, number> = { published: 0, retagged: 0, skipped: 0, failed: 0, planned: 0 };
   for (const v of versions) for (const p of v.platforms) counts[p.status]++;
   return counts;
 }
@@ -59,7 +65,7 @@ export function formatSyncReport(report: SyncReport): string {
   for (const v of report.versions) {
     for (const p of v.platforms) {
       const detail =
-        p.status === "published"
+        p.status === "published" || p.status === "retagged"
           ? p.tags_written.join(" ")
           : p.status === "failed"
             ? (p.error?.message ?? "")
@@ -77,8 +83,32 @@ export function formatSyncReport(report: SyncReport): string {
             .join("  ")
             .trimEnd(),
         );
-  const { published, skipped, failed, planned } = report.counts;
+  const { published, retagged, skipped, failed, planned } = report.counts;
   const parts = report.dry_run ? [`${planned} planned`] : [`${published} published`];
+  if (retagged > 0) parts.push(`${retagged} retagged`);
   lines.push([...parts, `${skipped} skipped`, `${failed} failed`].join(", "));
   return lines.join("\n");
+}
+
+const label = (v: SyncVersionResult) => (v.variant ? `${v.variant}:${v.version}` : v.version);
+
+/**
+ * The one line an interrupted run ends with: what it published (or completed the tags of), and
+ * which versions it left for the next run, whose downloads and bundles stay in the work directory.
+ */
+export function interruptionLine(report: SyncReport, workDir: string): string {
+  const done = report.versions.filter((v) =>
+    v.platforms.some((p) => p.status === "published" || p.status === "retagged"),
+  );
+  const left = report.versions.filter((v) =>
+    v.platforms.some((p) => p.status === "skipped" && p.reason?.startsWith("not pushed: interrupted")),
+  );
+  const parts = [
+    `interrupted by ${report.interrupted ?? "a signal"}`,
+    done.length > 0 ? `published ${done.map(label).join(", ")}` : "nothing published",
+    left.length > 0
+      ? `not published: ${left.map(label).join(", ")} (what was downloaded and bundled stays in ${workDir} for the next run)`
+      : "nothing left unpublished",
+  ];
+  return parts.join("; ");
 }

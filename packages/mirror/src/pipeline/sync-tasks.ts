@@ -33,7 +33,15 @@ export interface VersionGroup {
   columns: CheckColumn[];
   tasks: SyncTask[];
   refused: RefusedPair[];
+  /** Pairs left alone: published ones among them are carried into the version's tags. */
   skipped: SkippedPair[];
+  /**
+   * Pairs an earlier run published: when this run makes the version whole, their manifests go
+   * into the version's exact and rolling tags beside this run's.
+   */
+  carried: CheckColumn[];
+  /** The version is whole and owes its tags (`untagged` pairs): they are written, nothing pushed. */
+  retag: boolean;
 }
 
 export interface SyncPlan {
@@ -43,9 +51,10 @@ export interface SyncPlan {
 
 /**
  * Turns the check plan into work: pairs that are `new` or `missing` become tasks, ambiguous ones
- * are refused (they fail without stopping the others), every other pair is skipped with its
- * reason. Outstanding versions are taken per `versions.backfill` / `new_per_run`; the rest are
- * skipped as not taken in this run.
+ * are refused (they fail without stopping the others), `untagged` ones make their version a
+ * retag (always taken: it is no new version), every other pair is skipped with its reason.
+ * Outstanding versions are taken per `versions.backfill` / `new_per_run`; the rest are skipped
+ * as not taken in this run.
  */
 export function planSync(run: RunPlan, versions: Versions | undefined): SyncPlan {
   const wantedByVersion = new Map(run.plan.pairs.map((p) => [p.version.version, p]));
@@ -63,14 +72,24 @@ export function planSync(run: RunPlan, versions: Versions | undefined): SyncPlan
     const pair = wantedByVersion.get(row.version);
     if (!pair) continue;
     for (const set of new Set(run.columns.map((c) => c.set))) {
-      const group: VersionGroup = { version: row.version, columns: [], tasks: [], refused: [], skipped: [] };
+      const group: VersionGroup = {
+        version: row.version,
+        columns: [],
+        tasks: [],
+        refused: [],
+        skipped: [],
+        carried: [],
+        retag: false,
+      };
       for (const column of run.columns.filter((c) => c.set === set)) {
         const cell = row.cells[column.id];
         if (cell === undefined) continue;
         group.columns.push(column);
         const want = pair.wanted.get(column.id);
         const resolution = want?.kind === "wanted" ? want.resolution : undefined;
-        if (cell.state === "published")
+        if (cell.state === "published" || cell.state === "untagged") group.carried.push(column);
+        if (cell.state === "untagged") group.retag = true;
+        else if (cell.state === "published")
           group.skipped.push({ version: row.version, column, reason: "published" });
         else if (cell.state === "absent")
           group.skipped.push({ version: row.version, column, reason: "no upstream asset" });

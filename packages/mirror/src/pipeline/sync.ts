@@ -50,6 +50,12 @@ export interface SyncOptions {
   now?: Date;
   /** Injected by tests: the wait between push attempts. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Aborted on SIGINT/SIGTERM (its reason names the signal): no step starts after it, running
+   * downloads and bundles are cut off and their partial files removed, and the version being
+   * tagged is finished; no version is pushed after it.
+   */
+  signal?: AbortSignal;
 }
 
 /** Threads per bundle task: `compression_threads` when set, else the cores split across `max_bundles`. */
@@ -103,6 +109,7 @@ export async function runSync(loaded: LoadedSpec, options: SyncOptions): Promise
     dry_run: options.dryRun === true,
     versions,
     counts: countPairs(versions),
+    ...(options.signal?.aborted ? { interrupted: String(options.signal.reason) } : {}),
   });
   if (options.dryRun) return report(plan.groups.map(dryRunGroup));
 
@@ -142,6 +149,13 @@ async function buildAndPublish(plan: SyncPlan, context: RunContext): Promise<Syn
   const failed = () => {
     if (context.failFast) stop.abort();
   };
+  const interrupt = () => stop.abort();
+  if (context.signal?.aborted) interrupt();
+  context.signal?.addEventListener("abort", interrupt, { once: true });
+  const stoppedBy = () =>
+    context.signal?.aborted
+      ? `interrupted by ${String(context.signal.reason)}`
+      : "--fail-fast stopped the run";
   const bundles = createBundlePool(concurrency.max_bundles);
   const unpacks = createUnpackPool(concurrency.max_bundles);
   const deps: BuildPairDeps = {
@@ -192,8 +206,8 @@ async function buildAndPublish(plan: SyncPlan, context: RunContext): Promise<Syn
           outcome: await (builds.get(task) as Promise<BuildOutcome>),
         })),
       );
-      if (stop.signal.aborted && (group.tasks.length > 0 || group.refused.length > 0)) {
-        results.push(stoppedGroup(group, outcomes));
+      if (stop.signal.aborted && (group.tasks.length > 0 || group.refused.length > 0 || group.retag)) {
+        results.push(stoppedGroup(group, outcomes, stoppedBy()));
         continue;
       }
       results.push(await publishGroup(group, outcomes, { ...context, now }, dirOf));
@@ -201,6 +215,7 @@ async function buildAndPublish(plan: SyncPlan, context: RunContext): Promise<Syn
     }
     return results;
   } finally {
+    context.signal?.removeEventListener("abort", interrupt);
     // after an unexpected error, nothing may go on building in the background
     stop.abort();
     await Promise.allSettled(builds.values());
@@ -213,26 +228,29 @@ function groupVariant(group: VersionGroup): { variant?: string } {
   return variant === undefined ? {} : { variant };
 }
 
+const OWED_TAGS = "published; its version's exact and rolling tags are owed";
+
 function dryRunGroup(group: VersionGroup): SyncVersionResult {
-  return unpublishedGroup(
-    group,
-    group.tasks.map((t) => ({
-      ...skippedPair(t.column.platform, `asset ${t.asset.name}`),
-      status: "planned" as const,
-    })),
-  );
+  const planned = (platform: string, reason: string) => ({
+    ...skippedPair(platform, reason),
+    status: "planned" as const,
+  });
+  return unpublishedGroup(group, [
+    ...group.tasks.map((t) => planned(t.column.platform, `asset ${t.asset.name}`)),
+    ...(group.retag ? group.carried.map((c) => planned(c.platform, OWED_TAGS)) : []),
+  ]);
 }
 
 type Outcomes = Array<{ task: SyncTask; outcome: BuildOutcome }>;
 
-/** A group reached after `--fail-fast` stopped the run: its failures reported, the rest skipped. */
-function stoppedGroup(group: VersionGroup, outcomes: Outcomes): SyncVersionResult {
+/** A group reached after the run stopped (`--fail-fast`, a signal): its failures reported, the rest skipped. */
+function stoppedGroup(group: VersionGroup, outcomes: Outcomes, why: string): SyncVersionResult {
   return unpublishedGroup(
     group,
     outcomes.map(({ task, outcome }) =>
       outcome.ok === false
         ? failedPair(task.column.platform, outcome.error)
-        : skippedPair(task.column.platform, "not pushed: --fail-fast stopped the run"),
+        : skippedPair(task.column.platform, `not pushed: ${why}`),
     ),
   );
 }
@@ -250,6 +268,9 @@ function unpublishedGroup(group: VersionGroup, pairs: SyncVersionResult["platfor
         failedPair(r.column.platform, { exitCode: ExitCode.Failed, message: r.message }),
       ),
       ...group.skipped.map((s) => skippedPair(s.column.platform, s.reason)),
+      ...(group.retag && !pairs.some((p) => p.status === "planned")
+        ? group.carried.map((c) => skippedPair(c.platform, OWED_TAGS))
+        : []),
     ],
   };
 }
@@ -276,13 +297,13 @@ async function publishGroup(
       failure: new PkgError(ExitCode.Failed, r.message),
     })),
   ];
-  if (entries.length === 0) return unpublishedGroup(group, []);
+  if (entries.length === 0 && !group.retag) return unpublishedGroup(group, []);
   const variant = groupVariant(group);
-  const skipped = group.skipped.map((s) => skippedPair(s.column.platform, s.reason));
   const published = await publishVersion({
     target: options.target,
     version: group.version,
     platforms: entries,
+    carried: group.carried.map((c) => c.platform),
     ...variant,
     spec: options.spec,
     now: options.now,
@@ -306,13 +327,39 @@ async function publishGroup(
       ...(result.error === undefined ? {} : { error: result.error }),
     });
   }
-  const pushedAny = platforms.some((p) => p.status === "published");
+  const retagged = new Map(published.retagged.map((r) => [r.platform, r.tags_written]));
+  const leftAlone = group.skipped.filter((s) => !retagged.has(s.column.platform));
+  for (const column of group.carried) {
+    const tags = retagged.get(column.platform);
+    if (tags !== undefined) platforms.push(retaggedPair(column.platform, tags));
+    else if (group.retag) platforms.push(retagFailure(column.platform, published.error));
+  }
+  const wroteAny = platforms.some((p) => p.status === "published" || p.status === "retagged");
   return {
     version: group.version,
     ...variant,
-    ...(pushedAny ? { primary_tag: published.primary_tag } : {}),
+    ...(wroteAny ? { primary_tag: published.primary_tag } : {}),
     cascade_tags_written: published.cascade_tags_written,
     layer_reuse: noReuse(),
-    platforms: [...platforms, ...skipped],
+    platforms: [...platforms, ...leftAlone.map((s) => skippedPair(s.column.platform, s.reason))],
   };
+}
+
+/** A pair an earlier run published, whose version's tags this run wrote. */
+function retaggedPair(platform: string, tags: string[]): SyncPairResult {
+  return {
+    ...skippedPair(platform, "published earlier; tags completed"),
+    status: "retagged",
+    tags_written: tags,
+  };
+}
+
+/** A pair of a version owing its tags whose tags could not be written. */
+function retagFailure(
+  platform: string,
+  error: { exit_code: ExitCode; message: string } | undefined,
+): SyncPairResult {
+  const message =
+    error?.message ?? "published earlier, but no longer in the repository; its tags are not written";
+  return failedPair(platform, { exitCode: error?.exit_code ?? ExitCode.Failed, message });
 }

@@ -4,7 +4,7 @@ import { PUBLISHED_SUMMARY_TAG } from "@pkg/package";
 import pLimit from "p-limit";
 import { indexPlatformKeys } from "./index-platforms.js";
 import { readPublishedSummary, type SummaryRead } from "./read-summary.js";
-import { recordTagsToRead } from "./record-tags.js";
+import { recordTagsToRead, untaggedVersions } from "./record-tags.js";
 import type { IndexRecord } from "./summary-document.js";
 
 /** Index reads in flight at once. */
@@ -26,6 +26,11 @@ export type SummaryUse = "used" | "absent" | "invalid" | "ignored" | "unneeded";
 export interface PublishedState {
   /** One entry per query, in query order. */
   sets: PublishedVersions[];
+  /**
+   * Per query, the asked versions with build tags but no exact tag (see `untaggedVersions`): with
+   * the cascade on, once whole, they are owed their exact and rolling tags.
+   */
+  untagged: Set<string>[];
   /** Tags the repository holds (one listing). */
   tagCount: number;
   /**
@@ -104,6 +109,7 @@ export async function readPublished(
   });
   return {
     sets,
+    untagged: queries.map((q) => untaggedVersions(tags, q.variant, q.versions)),
     tagCount: tags.length,
     summary: use,
     summaryHits: unique.length - toRead.length,

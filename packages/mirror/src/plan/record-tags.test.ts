@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recordTagsToRead, versionKey } from "./record-tags.js";
+import { recordTagsToRead, untaggedVersions, versionKey, versionOwnTags } from "./record-tags.js";
 
 const cases: Array<{
   rule: string;
@@ -79,5 +79,47 @@ describe("recordTagsToRead", () => {
   it("keys versions by their tag spelling", () => {
     expect(versionKey("1.2.3-rc.1")).toBe("1.2.3-rc.1");
     expect(versionKey("v1")).toBeUndefined();
+  });
+});
+
+describe("untaggedVersions", () => {
+  const tags = [
+    "1.0.0",
+    "1.0.0_20250101120000",
+    "1.1.0_20250101120000",
+    "1.1.0_20250201120000",
+    "1.2.3_20250101120000",
+    "1.2.3.4_20250101120000",
+    "1.2.3.4",
+    "2.0.0-rc1_20250101120000",
+    "3.0.0",
+    "musl-1.1.0_20250101120000",
+  ];
+
+  it("names the wanted versions with build tags and no exact tag, pre-releases included", () => {
+    expect([...untaggedVersions(tags, undefined, ["1.0.0", "1.1.0", "2.0.0-rc1", "3.0.0", "4.0.0"])]).toEqual(
+      ["1.1.0", "2.0.0-rc1"],
+    );
+  });
+
+  it("leaves out a release a longer published release extends: their exact tag is shared", () => {
+    expect([...untaggedVersions(tags, undefined, ["1.2.3"])]).toEqual([]);
+  });
+
+  it("reads one variant's tags only", () => {
+    expect([...untaggedVersions(tags, "musl", ["1.1.0", "1.0.0"])]).toEqual(["1.1.0"]);
+  });
+});
+
+describe("versionOwnTags", () => {
+  it("is the version's primary tags, oldest build first, never its exact tag", () => {
+    expect(
+      versionOwnTags(["1.1.0", "1.1.0_20250201120000", "1.1.0_20250101120000", "1.1"], undefined, "1.1.0"),
+    ).toEqual(["1.1.0_20250101120000", "1.1.0_20250201120000"]);
+  });
+
+  it("is the bare tag under build_timestamp none, and nothing for an unpublished version", () => {
+    expect(versionOwnTags(["1.1.0", "1.1"], undefined, "1.1.0")).toEqual(["1.1.0"]);
+    expect(versionOwnTags(["1.1.0"], undefined, "1.2.0")).toEqual([]);
   });
 });

@@ -2,13 +2,14 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { ExitCode, Logger } from "@pkg/common";
 import type { Target } from "@pkg/oci";
 import { parseTag } from "@pkg/package";
-import { type LayerReuse, publishTags, pushPackage, type TagRequest } from "@pkg/package/push";
+import { type LayerReuse, publishTags, pushPackage } from "@pkg/package/push";
 import { DEFAULT_BUILD_TIMESTAMP } from "../spec/build-timestamp.js";
 import { DEFAULT_CASCADE } from "../spec/cascade.js";
 import { defaultConcurrency } from "../spec/concurrency.js";
 import type { MirrorSpec } from "../spec/mirror-spec.js";
 import { annotationsFor } from "./annotations.js";
 import { type Deadline, PUSH_ATTEMPT_TIMEOUT_MS, withAttemptDeadline } from "./attempt-deadline.js";
+import { type CarriedEntries, type PlatformManifest, readCarriedEntries } from "./carried-entries.js";
 import {
   type PreparedPlatform,
   preparePlatform,
@@ -24,6 +25,12 @@ export interface PublishVersionOptions {
   version: string;
   /** Every platform of the version in this run, failed ones included (they withhold the rolling tags). */
   platforms: readonly VersionPlatform[];
+  /**
+   * Platforms of the version earlier runs published (as the plan read them): their manifests
+   * join the version's exact and rolling tags when this run makes it whole. With no `platforms`,
+   * the run only writes the tags the version is owed.
+   */
+  carried?: readonly string[];
   /** Non-default variant name; absent for the default variant. */
   variant?: string;
   spec: Pick<MirrorSpec, "build_timestamp" | "cascade" | "concurrency" | "annotations">;
@@ -55,6 +62,10 @@ export interface VersionPublishResult {
   /** Whether the version was pushed with its rolling tags (`cascade` on and every platform ready). */
   cascade: boolean;
   platforms: PlatformPublishResult[];
+  /** Carried platforms and the tags this run wrote for them (empty unless the version was made whole). */
+  retagged: Array<{ platform: string; tags_written: string[] }>;
+  /** Why writing the tags of a version with nothing to push failed. */
+  error?: { exit_code: ExitCode; message: string };
   /** The exact and rolling tags the registry received, deduplicated, most specific first. */
   cascade_tags_written: string[];
 }
@@ -97,7 +108,7 @@ function retried<T>(
   });
 }
 
-type Manifest = TagRequest["entries"][number];
+type Manifest = PlatformManifest;
 
 interface PushedPlatform {
   result: PlatformPublishResult;
@@ -180,17 +191,18 @@ const manifestsOf = (pushed: readonly PushedPlatform[]) =>
   pushed.flatMap((p) => (p.manifest ? [p.manifest] : []));
 
 /**
- * The primary tag for the platforms pushed before a last platform that failed for good, in a
- * step of its own.
+ * The version's tags in a step of their own, for `entries` already in the repository: the
+ * primary tag alone for the platforms pushed before a last platform that failed for good, or the
+ * whole cascade for a version an earlier run left untagged.
  */
-async function primaryTagOnly(
-  pushed: readonly PushedPlatform[],
+async function tagOnly(
+  entries: readonly Manifest[],
   context: PushContext,
+  cascade: boolean,
 ): Promise<RetryOutcome<string[][]>> {
-  const entries = manifestsOf(pushed);
   if (entries.length === 0) return { ok: true, value: [], attempts: 0 };
-  const outcome = await retried(context, `${context.primary} (tag)`, async (attemptTarget) => {
-    return (await writeTags(context, attemptTarget, entries, false)).tags;
+  const outcome = await retried(context, `${context.primary} (tags)`, async (attemptTarget) => {
+    return (await writeTags(context, attemptTarget, [...entries], cascade)).tags;
   });
   if (!outcome.ok) context.options.log.warn(outcome.error.message);
   return outcome;
@@ -209,29 +221,58 @@ function withTags(
   });
 }
 
+const noCarried: CarriedEntries = { entries: [], missing: [] };
+
+/** Why a version's rolling tags are withheld, or undefined when it is whole. */
+function incompleteness(notReady: readonly string[], carried: CarriedEntries): string | undefined {
+  const reasons = [
+    ...(notReady.length > 0 ? [`${notReady.join(", ")} failed in this run`] : []),
+    ...(carried.missing.length > 0
+      ? [`${carried.missing.join(", ")} published earlier but no longer in the repository`]
+      : []),
+  ];
+  return reasons.length > 0 ? reasons.join("; ") : undefined;
+}
+
 /**
  * Pushes one version: each platform's blobs and manifest, one platform at a time, each push
- * retried per `concurrency.max_retries`; then each of the version's tags once for all pushed
- * platforms, the primary tag first. Rolling tags only when `cascade` is on and every platform of
- * the version is pushed in this run; otherwise the green platforms get the primary tag alone.
+ * retried per `concurrency.max_retries`; then each of the version's tags once for all its
+ * platforms, the primary tag first and the exact tag last. Rolling tags only when `cascade` is on
+ * and the version is whole: every platform of this run pushed and every `carried` platform (one
+ * an earlier run published) still there; they then hold the carried platforms' manifests too.
+ * Otherwise the green platforms get the primary tag alone. With nothing to push but carried
+ * platforms, the version's tags are written for them under its newest primary tag: the run that
+ * pushed them failed elsewhere, or was killed while tagging.
  */
 export async function publishVersion(options: PublishVersionOptions): Promise<VersionPublishResult> {
   const { spec, log } = options;
-  const primary = primaryTagFor(
-    options.version,
-    spec.build_timestamp ?? DEFAULT_BUILD_TIMESTAMP,
-    options.now,
-    options.variant,
-  );
   const prepared: PreparedPlatform[] = [];
   for (const entry of options.platforms) prepared.push(await preparePlatform(entry));
+  const carried =
+    (options.carried ?? []).length > 0
+      ? await readCarriedEntries(options.target, options.version, options.variant, options.carried ?? [])
+      : noCarried;
+  const retagOnly = prepared.length === 0;
+  const primary =
+    retagOnly && carried.newestTag !== undefined
+      ? carried.newestTag
+      : primaryTagFor(
+          options.version,
+          spec.build_timestamp ?? DEFAULT_BUILD_TIMESTAMP,
+          options.now,
+          options.variant,
+        );
 
   const enabled = (spec.cascade ?? DEFAULT_CASCADE).enabled;
   const notReady = prepared.filter((p) => !p.ready).map((p) => p.platform);
-  const cascade = enabled && prepared.length > 0 && notReady.length === 0;
-  if (enabled && notReady.length > 0) {
+  const withheld = incompleteness(notReady, carried);
+  const cascade = enabled && withheld === undefined && prepared.length + carried.entries.length > 0;
+  const ready = prepared.filter((p) => p.ready).map((p) => p.platform);
+  if (retagOnly && withheld !== undefined)
+    log.warn(`${options.version}: ${withheld}; its tags are not written`);
+  if (enabled && withheld !== undefined && ready.length > 0) {
     log.warn(
-      `${options.version}: ${notReady.join(", ")} failed in this run; rolling tags withheld, the other platforms publish under ${primary} only`,
+      `${options.version}: ${withheld}; rolling tags withheld: ${ready.join(", ")} publish${ready.length === 1 ? "es" : ""} under ${primary} only`,
     );
   }
 
@@ -249,26 +290,46 @@ export async function publishVersion(options: PublishVersionOptions): Promise<Ve
       continue;
     }
     const earlier = manifestsOf(pushed);
-    // rolling tags only when every platform of the version made it this far
-    const tagging = i === lastReady ? { earlier, cascade: cascade && earlier.length === i } : undefined;
+    // rolling tags only when every platform of the version made it this far; they carry the
+    // platforms earlier runs published
+    const whole = cascade && earlier.length === i;
+    const tagging =
+      i === lastReady
+        ? { earlier: whole ? [...carried.entries, ...earlier] : earlier, cascade: whole }
+        : undefined;
     pushed.push(await pushPlatform(platform, context, tagging));
   }
+  const moveRolling = cascade && pushed.every((p) => p.manifest !== undefined);
+  const withCarried = moveRolling ? carried.entries : [];
   const tagged = pushed.find((p) => p.tags !== undefined)?.tags;
-  const moveRolling = cascade && tagged !== undefined && pushed.every((p) => p.manifest !== undefined);
-  const results = withTags(
-    pushed,
-    tagged === undefined ? await primaryTagOnly(pushed, context) : { ok: true, value: tagged, attempts: 1 },
-  );
+  const tags: RetryOutcome<string[][]> =
+    tagged !== undefined
+      ? { ok: true, value: tagged, attempts: 1 }
+      : await tagOnly(retagOnly ? withCarried : manifestsOf(pushed), context, retagOnly && moveRolling);
+  // the tag lists of the carried entries lead, when they were published with this run's
+  const carriedTags = tags.ok ? tags.value.slice(0, withCarried.length) : [];
+  const ownTags: RetryOutcome<string[][]> = tags.ok
+    ? { ...tags, value: tags.value.slice(withCarried.length) }
+    : tags;
+  const results = withTags(pushed, ownTags);
+  const retagged = withCarried.map((entry, i) => ({
+    platform: entry.asked,
+    tags_written: carriedTags[i] ?? [],
+  }));
   const cascadeTags = new Set<string>();
-  if (moveRolling) {
-    for (const result of results)
-      for (const tag of result.tags_written) if (parseTag(tag).kind !== "primary") cascadeTags.add(tag);
+  if (moveRolling && tags.ok) {
+    for (const list of tags.value)
+      for (const tag of list) if (parseTag(tag).kind !== "primary") cascadeTags.add(tag);
   }
   return {
     version: options.version,
     primary_tag: primary,
     cascade,
     platforms: results,
+    retagged: tags.ok ? retagged : [],
+    ...(!tags.ok && retagOnly
+      ? { error: { exit_code: tags.error.exitCode, message: tags.error.message } }
+      : {}),
     cascade_tags_written: [...cascadeTags],
   };
 }

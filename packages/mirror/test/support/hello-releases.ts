@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import type { TempDir, TestServer } from "@pkg/testkit";
+import type { TempDir } from "@pkg/testkit";
 import { type ArchiveKind, buildAsset } from "./archive-kinds.js";
 import { helloScript } from "./sample-upstream.js";
-import { startUpstream, type UpstreamRelease } from "./sync-run.js";
+import { startUpstream, type UpstreamForge, type UpstreamRelease } from "./sync-run.js";
 
 /** Platform -> the kind of its one archive. */
 export type PlatformKinds = Readonly<Record<string, ArchiveKind>>;
@@ -56,5 +56,5 @@ export const sameKind = (platforms: readonly string[], kind: ArchiveKind): Platf
 /** A `useSyncEnv` forge: `acme/hello` with `helloReleases` built in the workspace's `scratch`. */
 export const helloForge =
   (versions: readonly string[], kinds: PlatformKinds) =>
-  async (work: TempDir): Promise<TestServer> =>
+  async (work: TempDir): Promise<UpstreamForge> =>
     startUpstream("acme/hello", await helloReleases(join(work.path, "scratch"), versions, kinds));

@@ -10,28 +10,31 @@ import { afterAll, beforeAll } from "vitest";
 import { syncWorkspace } from "./sync-run.js";
 
 /** What a sync test file runs against; filled in by its `beforeAll`. */
-export interface SyncEnv {
+export interface SyncEnv<Forge extends TestServer = TestServer> {
   work: TempDir;
   registry: RunningRegistry;
   /** A fault proxy in front of `registry`; only there when asked for. */
   proxy: FaultProxy;
-  forge: TestServer;
+  forge: Forge;
 }
 
-export interface SyncEnvOptions {
+export interface SyncEnvOptions<Forge extends TestServer = TestServer> {
   /** Put a fault proxy in front of the registry. */
   proxy?: boolean;
   /** Starts the upstream forge once the workspace exists. */
-  forge: (work: TempDir) => Promise<TestServer>;
+  forge: (work: TempDir) => Promise<Forge>;
 }
 
 /**
  * Registers the `beforeAll`/`afterAll` of a sync test file: a sync workspace, a registry (and a
  * fault proxy in front of it if asked) and the forge; all stopped and removed after the file.
  */
-export function useSyncEnv(prefix: string, options: SyncEnvOptions): SyncEnv {
-  const started: Partial<SyncEnv> = {};
-  const env = {} as SyncEnv;
+export function useSyncEnv<Forge extends TestServer = TestServer>(
+  prefix: string,
+  options: SyncEnvOptions<Forge>,
+): SyncEnv<Forge> {
+  const started: Partial<SyncEnv<Forge>> = {};
+  const env = {} as SyncEnv<Forge>;
   for (const key of ["work", "registry", "proxy", "forge"] as const) {
     Object.defineProperty(env, key, {
       get() {

@@ -38,8 +38,14 @@ export interface UpstreamRelease {
   assets: Map<string, Buffer>;
 }
 
+/** A forge whose listed releases (newest first) a test may change between runs. */
+export type UpstreamForge = TestServer & { releases: ForgeRelease[] };
+
 /** A loopback forge listing `releases` (give them oldest first) with their true digests, serving their files. */
-export async function startUpstream(repo: string, releases: readonly UpstreamRelease[]): Promise<TestServer> {
+export async function startUpstream(
+  repo: string,
+  releases: readonly UpstreamRelease[],
+): Promise<UpstreamForge> {
   const files = new Map<string, Buffer>();
   const options = { repo, releases: [] as ForgeRelease[], files };
   const server = await startForge(options);
@@ -52,7 +58,7 @@ export async function startUpstream(repo: string, releases: readonly UpstreamRel
       forgeRelease(`v${release.version}`, listed, { prerelease: release.prerelease ?? false }),
     );
   }
-  return server;
+  return Object.assign(server, { releases: options.releases });
 }
 
 /** The sync spec of the sample tool from forge repository `owner/repo`, with `extra` keys merged in. */

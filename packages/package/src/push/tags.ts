@@ -1,6 +1,7 @@
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
 import { type Descriptor, MediaType, type Platform, type Target } from "@pkg/oci";
 import { type PlatformKey, platformsEqual } from "../platform/index.js";
+import { exactTag, withoutBuild } from "../version/index.js";
 import { asImageIndex, mergeIntoIndex } from "./index-merge.js";
 import { canonicalJson } from "./manifest.js";
 import { cascadePublication, planPublication } from "./publication.js";
@@ -33,16 +34,22 @@ const MAX_MERGE_ATTEMPTS = 5;
 /**
  * Publishes manifests already in the repository under the named tag and, with `cascade`, the
  * rolling tags each one's platform may take. Each tag's index is written once for all the
- * entries it receives, the named tag first, so no rolling tag holds a manifest the named tag
- * does not. The tags of each entry are planned exactly as a push of that platform alone would.
+ * entries it receives. The tags of each entry are planned exactly as a push of that platform
+ * alone would.
+ *
+ * Order: the named (primary) tag first, so no rolling tag holds a manifest the named tag does
+ * not; the version's exact tag (`1.2.3`) last, so that its presence says the whole publication
+ * is in place: a run killed half-way leaves a version with a primary tag and no exact tag, which
+ * the mirror completes on its next run. Under `build_timestamp: none` the named tag is the exact
+ * tag, and so comes last.
  */
 export async function publishTags(request: TagRequest): Promise<TagReport> {
   const { target, log } = request;
   const publication = cascadePublication(request.tag, request.cascade);
   const platforms = request.entries.map((e) => e.platform);
   const tags = await planPublication(target, request.tag, platforms, publication);
-  // tags in the order the entries first take them: the named tag leads every plan
-  const order = [...new Set(tags.flat())];
+  const exact = publication ? exactTag(withoutBuild(publication.version), publication.variant) : undefined;
+  const order = writeOrder(tags, exact);
   let indexDigest = "";
   for (const tag of order) {
     const entries = request.entries.filter((_, i) => tags[i]?.includes(tag)).map((e) => e.entry);
@@ -51,6 +58,13 @@ export async function publishTags(request: TagRequest): Promise<TagReport> {
     log.info(`${target.displayName}:${tag} -> ${digest.slice(0, 19)}`);
   }
   return { indexDigest, tags };
+}
+
+/** Tags in the order the entries first take them (the named tag leads every plan), the exact tag moved last. */
+export function writeOrder(tags: readonly string[][], exact: string | undefined): string[] {
+  const order = [...new Set(tags.flat())];
+  if (exact === undefined || !order.includes(exact)) return order;
+  return [...order.filter((tag) => tag !== exact), exact];
 }
 
 const holds = (entries: readonly IndexEntry[], manifests: readonly Descriptor[]) =>

@@ -1,11 +1,11 @@
 import { resolve } from "node:path";
 import { Command } from "@commander-js/extra-typings";
-import { ExitCode, PkgError, parseFormat, printJson, stderrLogger } from "@pkg/common";
+import { ExitCode, listenForInterrupt, PkgError, parseFormat, printJson, stderrLogger } from "@pkg/common";
 import { openLayout, openRegistry } from "@pkg/oci";
 import { createHttpClient } from "../../http/client.js";
 import { runnableSpec } from "../../pipeline/plan-run.js";
 import { runSync } from "../../pipeline/sync.js";
-import { formatSyncReport } from "../../pipeline/sync-report.js";
+import { formatSyncReport, interruptionLine } from "../../pipeline/sync-report.js";
 import { formatDiagnostic } from "../../spec/diagnostics.js";
 import { loadMirrorSpec } from "../../spec/loader.js";
 
@@ -32,7 +32,12 @@ export function syncCommand() {
       "after",
       `
 Versions are pushed one at a time, oldest first; rolling tags move only when every platform of
-the version is green. A failed pair publishes nothing for itself and makes the run exit 1.`,
+the version is green, and then hold the platforms earlier runs published too. A version's exact
+tag (1.2.3) is written last: a version with a primary tag but no exact tag, once whole, has its
+tags completed by the next run, uploading nothing. A failed pair publishes nothing for itself and
+makes the run exit 1. SIGINT/SIGTERM stop the run cleanly: nothing new starts, the version being
+tagged is finished, partial files are removed, and it exits 130/143 with one line saying what was
+published and what was not (a second signal stops at once).`,
     )
     .action(async (specPath, options) => {
       const log = stderrLogger();
@@ -49,6 +54,10 @@ the version is green. A failed pair publishes nothing for itself and makes the r
             )
           : openLayout(resolve(options.layout), spec.target.repository);
       const http = createHttpClient({ env });
+      const interruption = listenForInterrupt(
+        log,
+        "finishing the version being tagged; nothing new starts and partial files are removed",
+      );
       try {
         const report = await runSync(loaded, {
           workDir: options.workDir,
@@ -61,9 +70,13 @@ the version is green. A failed pair publishes nothing for itself and makes the r
           env,
           log,
           http,
+          signal: interruption.signal,
         });
         if (options.format === "json") printJson(report);
         else process.stdout.write(`${formatSyncReport(report)}\n`);
+        if (interruption.exitCode !== undefined) {
+          throw new PkgError(interruption.exitCode, interruptionLine(report, options.workDir));
+        }
         const { failed } = report.counts;
         if (failed > 0) {
           throw new PkgError(
@@ -72,6 +85,7 @@ the version is green. A failed pair publishes nothing for itself and makes the r
           );
         }
       } finally {
+        interruption.dispose();
         await http.close();
       }
     });

@@ -1,0 +1,49 @@
+import type { Target } from "@pkg/oci";
+import { parsePlatformKey, platformKeyFromOci } from "@pkg/package";
+import { asImageIndex, type TagRequest } from "@pkg/package/push";
+import { versionOwnTags } from "../plan/record-tags.js";
+
+/** A manifest in the repository with the platform it was pushed for, as `publishTags` takes it. */
+export type PlatformManifest = TagRequest["entries"][number];
+
+export interface CarriedEntries {
+  /** Per platform asked for (`asked`: as the caller spelt it), the manifest of the newest build holding it. */
+  entries: Array<PlatformManifest & { asked: string }>;
+  /** Platforms asked for that no tag of the version holds (deleted since the plan read them). */
+  missing: string[];
+  /** The version's newest own tag (primary, or bare under `build_timestamp: none`). */
+  newestTag?: string;
+}
+
+/**
+ * The manifests earlier runs published for some platforms of one version, read from the
+ * version's own tags (its primary tags, newest build winning), never from exact or rolling tags,
+ * which may hold another version's manifest for a platform.
+ */
+export async function readCarriedEntries(
+  target: Target,
+  version: string,
+  variant: string | undefined,
+  platforms: readonly string[],
+): Promise<CarriedEntries> {
+  const own = versionOwnTags(await target.listTags(), variant, version);
+  const byKey = new Map<string, PlatformManifest>();
+  for (const tag of own) {
+    const stored = await target.fetchManifest(tag);
+    const index = stored ? asImageIndex(stored.bytes) : undefined;
+    for (const entry of index?.manifests ?? []) {
+      const key = entry.platform ? platformKeyFromOci(entry.platform) : undefined;
+      if (key && entry.platform)
+        byKey.set(key.key, { platform: key, entry: { ...entry, platform: entry.platform } });
+    }
+  }
+  const entries: CarriedEntries["entries"] = [];
+  const missing: string[] = [];
+  for (const platform of platforms) {
+    const found = byKey.get(parsePlatformKey(platform).key);
+    if (found) entries.push({ ...found, asked: platform });
+    else missing.push(platform);
+  }
+  const newestTag = own.at(-1);
+  return { entries, missing, ...(newestTag === undefined ? {} : { newestTag }) };
+}
