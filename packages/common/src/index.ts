@@ -5,6 +5,7 @@ export { ExitCode, exitCodeName } from "./exit-codes.js";
 export { type Interruption, listenForInterrupt, type StopSignal } from "./interrupt.js";
 export { type Logger, silentLogger, stderrLogger } from "./log.js";
 export { runMain } from "./main.js";
+export { readPackageVersion } from "./package-version.js";
 export { redact, registerSecret } from "./secrets.js";
 export {
   createWorkerPool,

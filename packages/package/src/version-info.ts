@@ -1,6 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readPackageVersion } from "@pkg/common";
 
 /** The tool's own version, from its package.json. */
-export const TOOL_VERSION: string = (
-  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
-).version;
+export const TOOL_VERSION: string = readPackageVersion(new URL("../package.json", import.meta.url));

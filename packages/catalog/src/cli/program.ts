@@ -1,13 +1,11 @@
-import { readFileSync } from "node:fs";
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { readPackageVersion } from "@pkg/common";
 import { buildCommand } from "./commands/build.js";
 import { ciCommand } from "./commands/ci.js";
 import { devCommand } from "./commands/dev.js";
 import { validateCommand } from "./commands/validate.js";
 
-const version = (
-  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
-).version;
+const version = readPackageVersion(new URL("../../package.json", import.meta.url));
 
 /** Each subcommand lives in `commands/<name>.ts` and is added here with one line. */
 export function buildProgram(): CommandUnknownOpts {

@@ -1,13 +1,11 @@
-import { readFileSync } from "node:fs";
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { readPackageVersion } from "@pkg/common";
 import { checkCommand } from "./commands/check.js";
 import { schemaCommand } from "./commands/schema.js";
 import { syncCommand } from "./commands/sync.js";
 import { validateCommand } from "./commands/validate.js";
 
-const version = (
-  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
-).version;
+const version = readPackageVersion(new URL("../../package.json", import.meta.url));
 
 export function buildProgram(): CommandUnknownOpts {
   const program = new Command("pkg-mirror")
