@@ -13,7 +13,9 @@ export {
   isValidRepository,
   isValidTag,
   parseReference,
+  parseRepositoryReference,
   type Reference,
+  type RepositoryReference,
 } from "./reference.js";
 export { referrersTag } from "./referrers.js";
 export {

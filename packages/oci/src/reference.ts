@@ -39,8 +39,32 @@ export function isValidRegistryHost(host: string): boolean {
   return hostPattern.test(host);
 }
 
+/**
+ * A reference whose registry host may be left out, `[<registry-host>/]<repository>[:<tag>][@<digest>]`,
+ * for targets that need no registry (an OCI image layout directory).
+ */
+export interface RepositoryReference extends Omit<Reference, "registry"> {
+  registry?: string;
+}
+
 /** Parses a reference or throws a usage error (exit 64) saying what is wrong. */
 export function parseReference(input: string): Reference {
+  const parsed = parse(input, true);
+  const { registry } = parsed;
+  if (registry === undefined) throw new RangeError("parse() with a registry required gave none");
+  return { ...parsed, registry };
+}
+
+/**
+ * Parses `[<registry-host>/]<repository>[:<tag>][@<digest>]`: as `parseReference`, but a first
+ * segment that does not name a registry (no dot, no port, not `localhost`) is the repository's own
+ * (`hello:1.0`, `tools/hello@sha256:...`), as Docker reads names. Exit 64 when malformed.
+ */
+export function parseRepositoryReference(input: string): RepositoryReference {
+  return parse(input, false);
+}
+
+function parse(input: string, registryRequired: boolean): RepositoryReference {
   const fail = (reason: string, echo = true): never => {
     throw new PkgError(
       ExitCode.Usage,
@@ -64,15 +88,17 @@ export function parseReference(input: string): Reference {
   }
 
   const slash = rest.indexOf("/");
-  if (slash < 0) fail("must start with a registry host (<host>[:port]/<repository>)");
-  const registry = rest.slice(0, slash);
-  let path = rest.slice(slash + 1);
-  if (!looksLikeRegistry(registry)) {
-    fail(
-      `"${registry}" is not a registry host (needs a dot, a port, or localhost); the registry is mandatory`,
-    );
+  const first = slash < 0 ? undefined : rest.slice(0, slash);
+  let registry: string | undefined;
+  let path = rest;
+  if (first !== undefined && looksLikeRegistry(first)) {
+    if (!isValidRegistryHost(first)) fail(`"${first}" is not a valid host[:port]`);
+    registry = first;
+    path = rest.slice(slash + 1);
+  } else if (registryRequired) {
+    if (first === undefined) fail("must start with a registry host (<host>[:port]/<repository>)");
+    fail(`"${first}" is not a registry host (needs a dot, a port, or localhost); the registry is mandatory`);
   }
-  if (!isValidRegistryHost(registry)) fail(`"${registry}" is not a valid host[:port]`);
 
   let tag: string | undefined;
   const colon = path.lastIndexOf(":");
@@ -93,14 +119,16 @@ export function parseReference(input: string): Reference {
     }
   }
 
-  const reference: Reference = { registry, repository: path };
+  const reference: RepositoryReference =
+    registry === undefined ? { repository: path } : { registry, repository: path };
   if (tag !== undefined) reference.tag = tag;
   if (digest !== undefined) reference.digest = digest;
   return reference;
 }
 
-export function formatReference(reference: Reference): string {
+export function formatReference(reference: Reference | RepositoryReference): string {
+  const registry = reference.registry === undefined ? "" : `${reference.registry}/`;
   const tag = reference.tag === undefined ? "" : `:${reference.tag}`;
   const digest = reference.digest === undefined ? "" : `@${reference.digest}`;
-  return `${reference.registry}/${reference.repository}${tag}${digest}`;
+  return `${registry}${reference.repository}${tag}${digest}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatReference, parseReference } from "../src/reference.js";
+import { formatReference, parseReference, parseRepositoryReference } from "../src/reference.js";
 
 const digest = `sha256:${"a".repeat(64)}`;
 
@@ -71,5 +71,39 @@ describe("parseReference", () => {
     } catch (error) {
       expect((error as Error).message).not.toContain("s3cret");
     }
+  });
+});
+
+describe("parseRepositoryReference (registry host optional, for layouts)", () => {
+  test.each([
+    ["hello", { repository: "hello" }],
+    ["hello:1.0", { repository: "hello", tag: "1.0" }],
+    ["tools/hello:1.0", { repository: "tools/hello", tag: "1.0" }],
+    [`tools/hello@${digest}`, { repository: "tools/hello", digest }],
+    ["library/ubuntu:22.04", { repository: "library/ubuntu", tag: "22.04" }],
+    ["localhost:5000", { repository: "localhost", tag: "5000" }],
+    ["localhost/hello:1.0", { registry: "localhost", repository: "hello", tag: "1.0" }],
+    ["ghcr.io/acme/tool:1", { registry: "ghcr.io", repository: "acme/tool", tag: "1" }],
+    [`r.io/x:1@${digest}`, { registry: "r.io", repository: "x", tag: "1", digest }],
+  ])("accepts %s", (input, expected) => {
+    const parsed = parseRepositoryReference(input);
+    expect(parsed).toEqual(expected);
+    expect(formatReference(parsed)).toBe(input);
+  });
+
+  test.each([
+    ["", /empty/],
+    [":1.0", /repository is missing/],
+    ["Hello:1.0", /"Hello"/],
+    ["tools//hello", /empty path component/],
+    ["hello:-bad", /tag "-bad"/],
+    ["hello@sha256:abc", /digest/],
+    ["r_io.com/x", /"r_io.com"/],
+    ["r.io:99999/x", /not a valid host/],
+    ["https://r.io/x", /URL scheme/],
+  ])("rejects %j with exit 64", (input, reason) => {
+    expect(() => parseRepositoryReference(input)).toThrow(
+      expect.objectContaining({ exitCode: 64, message: expect.stringMatching(reason) }),
+    );
   });
 });

@@ -48,10 +48,10 @@ describe("bad input to pkg package push exits 64/65 with one clear line", () => 
     ],
     ["bad reference", () => ["-i", "r.test/A B:1.0.0", "-p", "linux/amd64", bundle], 64, /A B/],
     [
-      "reference without a registry",
-      () => ["-i", "acme/tool:1.0.0", "-p", "linux/amd64", bundle],
+      "reference without a tag, in a layout",
+      () => ["-i", "acme/tool", "-p", "linux/amd64", bundle],
       64,
-      /acme\/tool/,
+      /name a tag \(REPOSITORY:TAG\)/,
     ],
     ["reference without a tag", () => ["-i", "r.test/a/b", "-p", "linux/amd64", bundle], 64, /tag/],
     [

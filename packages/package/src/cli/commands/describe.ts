@@ -1,22 +1,21 @@
 import { Command } from "@commander-js/extra-typings";
 import { parseFormat, printJson, stderrLogger } from "@pkg/common";
-import { parseReference } from "@pkg/oci";
 import { describePackage } from "../../describe/describe.js";
 import { DESCRIPTION_TAG } from "../../media-types.js";
-import { layoutOptionHelp, openTarget } from "../target.js";
+import { layoutOptionHelp, openReference } from "../target.js";
 
 export function describeCommand() {
   return new Command("describe")
     .description(`Publish a repository's description (README and logo) at the ${DESCRIPTION_TAG} tag.`)
-    .argument("<repository>", "REGISTRY/REPOSITORY (a tag, if given, is ignored)")
+    .argument("<repository>", "REGISTRY/REPOSITORY, with --layout REPOSITORY (a tag, if given, is ignored)")
     .requiredOption("--readme <file>", "Markdown README")
     .option("--logo <file>", "logo: .svg or .png")
     .option("--layout <dir>", layoutOptionHelp)
     .option("--format <format>", "output: text or json", parseFormat, "text" as const)
     .action(async (ref, options) => {
       const log = stderrLogger({ quiet: options.format === "json" });
-      const reference = parseReference(ref);
-      const report = await describePackage(openTarget(reference, options.layout), {
+      const { target } = openReference(ref, options.layout);
+      const report = await describePackage(target, {
         readmePath: options.readme,
         logoPath: options.logo,
       });

@@ -1,13 +1,15 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import { parseFormat, printJson, stderrLogger } from "@pkg/common";
-import { parseReference } from "@pkg/oci";
 import { detectHostPlatform, hostFromPlatformKey } from "../../platform/host.js";
-import { layoutOptionHelp, openTarget } from "../target.js";
+import { layoutOptionHelp, openReference } from "../target.js";
 
 export function pullCommand() {
   return new Command("pull")
     .description("Fetch a package for one platform, verify every digest and extract it into a new directory.")
-    .argument("<reference>", "REGISTRY/REPOSITORY:TAG or REGISTRY/REPOSITORY@sha256:...")
+    .argument(
+      "<reference>",
+      "REGISTRY/REPOSITORY:TAG or REGISTRY/REPOSITORY@sha256:...; with --layout, REPOSITORY:TAG or REPOSITORY@sha256:...",
+    )
     .requiredOption(
       "-o, --output <dir>",
       "directory to create: OUT/content holds the package, OUT/metadata.json its metadata",
@@ -26,14 +28,14 @@ export function pullCommand() {
     .option("--format <format>", "output: text or json", parseFormat, "text" as const)
     .action(async (ref, options) => {
       const log = stderrLogger({ quiet: options.format === "json" });
-      const reference = parseReference(ref);
+      const { target, reference } = openReference(ref, options.layout);
       const host =
         options.platform === undefined
           ? detectHostPlatform(options.libc)
           : hostFromPlatformKey(options.platform, options.libc);
       const { pullPackage } = await import("../../pull/pull.js");
       const report = await pullPackage({
-        target: openTarget(reference, options.layout),
+        target,
         reference: reference.digest ?? reference.tag ?? "latest",
         host,
         outDir: options.output,

@@ -1,6 +1,5 @@
 import { Command } from "@commander-js/extra-typings";
 import { parseFormat, printJson, stderrLogger, usageError } from "@pkg/common";
-import { parseReference } from "@pkg/oci";
 import { readMetadataFile } from "../../metadata/files.js";
 import { defaultMetadata } from "../../metadata/index.js";
 import { parsePlatformKey } from "../../platform/index.js";
@@ -8,7 +7,7 @@ import { parseAnnotations } from "../../push/annotations.js";
 import { parseLayerArg, readLocalLayer } from "../../push/layer-args.js";
 import { cascadePublication } from "../../push/publication.js";
 import { pushPackage } from "../../push/push.js";
-import { layoutOptionHelp, openTarget } from "../target.js";
+import { layoutOptionHelp, openReference } from "../target.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -23,7 +22,7 @@ export function pushCommand() {
     )
     .requiredOption(
       "-i, --identifier <reference>",
-      "REGISTRY/REPOSITORY:TAG to publish, e.g. ghcr.io/acme/tool:1.2.3_20250101120000",
+      "REGISTRY/REPOSITORY:TAG to publish, e.g. ghcr.io/acme/tool:1.2.3_20250101120000; with --layout, REPOSITORY:TAG (acme/tool:1.2.3)",
     )
     .requiredOption(
       "-p, --platform <key>",
@@ -44,9 +43,10 @@ export function pushCommand() {
     .option("--format <format>", "output: text or json", parseFormat, "text" as const)
     .action(async (layerArgs, options) => {
       const log = stderrLogger({ quiet: options.format === "json" });
-      const reference = parseReference(options.identifier);
+      const { target, reference } = openReference(options.identifier, options.layout);
       if (reference.tag === undefined || reference.digest !== undefined) {
-        throw usageError(`-i ${options.identifier}: name a tag (REGISTRY/REPOSITORY:TAG), not a digest`);
+        const form = options.layout === undefined ? "REGISTRY/REPOSITORY:TAG" : "REPOSITORY:TAG";
+        throw usageError(`-i ${options.identifier}: name a tag (${form}), not a digest`);
       }
       // a reserved tag (__pkg.*) or one the cascade cannot read is refused before a layer is read
       cascadePublication(reference.tag, options.cascade === true);
@@ -57,7 +57,7 @@ export function pushCommand() {
       const metadata =
         options.metadata === undefined ? defaultMetadata() : await readMetadataFile(options.metadata);
       const report = await pushPackage({
-        target: openTarget(reference, options.layout),
+        target,
         tag: reference.tag,
         platform,
         layers,

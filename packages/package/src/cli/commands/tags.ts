@@ -1,21 +1,19 @@
 import { Command } from "@commander-js/extra-typings";
 import { dataError, parseFormat, printJson, stderrLogger } from "@pkg/common";
-import { parseReference } from "@pkg/oci";
 import { repositoryExists } from "../../inspect/repository-exists.js";
 import { listTagPlatforms } from "../../inspect/tag-platforms.js";
-import { layoutOptionHelp, openTarget } from "../target.js";
+import { layoutOptionHelp, openReference } from "../target.js";
 
 export function tagsCommand() {
   return new Command("tags")
     .description(
       "List a repository's tags with the digest and platforms behind each. A repository that does not exist is an error (exit 65); one without tags says so on stderr (exit 0).",
     )
-    .argument("<repository>", "REGISTRY/REPOSITORY")
+    .argument("<repository>", "REGISTRY/REPOSITORY; with --layout, REPOSITORY")
     .option("--layout <dir>", layoutOptionHelp)
     .option("--format <format>", "output: text or json", parseFormat, "text" as const)
     .action(async (ref, options) => {
-      const reference = parseReference(ref);
-      const target = openTarget(reference, options.layout);
+      const { target } = openReference(ref, options.layout);
       const rows = await listTagPlatforms(target);
       if (rows.length === 0) {
         // both read as an empty list: only now is the difference worth a request
