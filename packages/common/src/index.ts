@@ -6,6 +6,7 @@ export { type Interruption, listenForInterrupt, type StopSignal } from "./interr
 export { type Logger, silentLogger, stderrLogger } from "./log.js";
 export { runMain } from "./main.js";
 export { readPackageVersion } from "./package-version.js";
+export { isInside } from "./paths.js";
 export { redact, registerSecret } from "./secrets.js";
 export {
   createWorkerPool,

@@ -1,11 +1,8 @@
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { resolve } from "node:path";
+import { isInside } from "@pkg/common";
 import { ConfigError } from "./errors.js";
 
-/** Whether `target` is `dir` or below it, by path arithmetic alone (symlinks are not followed). */
-export function isInside(dir: string, target: string): boolean {
-  const rel = relative(dir, target);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
+export { isInside };
 
 /** Resolves a config-relative path and refuses it when it lands outside the config directory. */
 export function containedPath(dir: string, raw: string, keyPath: string): string {

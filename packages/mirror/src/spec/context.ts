@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import type { SpecDiagnostic } from "./diagnostics.js";
 
 /** What section readers may ask of the file system, resolved the way the spec says. */
@@ -49,14 +49,4 @@ export interface SectionContext {
 
 export function resolveIn(dir: string, path: string): string {
   return isAbsolute(path) ? path : resolve(dir, path);
-}
-
-/**
- * Whether `path` is `root` or below it, by their text: the relative path is not absolute and its
- * first segment is not `..` (a name like `..base.yml` is inside). Symlinks are not followed; compare
- * real paths for that.
- */
-export function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return !isAbsolute(rel) && rel.split(sep)[0] !== "..";
 }

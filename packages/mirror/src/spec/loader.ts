@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { ExitCode } from "@pkg/common";
-import { diskFiles, isInside, resolveIn, type SectionContext, type SpecFiles } from "./context.js";
+import { ExitCode, isInside } from "@pkg/common";
+import { diskFiles, resolveIn, type SectionContext, type SpecFiles } from "./context.js";
 import { type SpecDiagnostic, SpecError } from "./diagnostics.js";
 import { Diagnostics, Field, type MapField, type SpecSource } from "./field.js";
 import {

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
-import { ExitCode } from "@pkg/common";
+import { ExitCode, isInside } from "@pkg/common";
 import { LineCounter, parseDocument } from "yaml";
-import { isInside } from "./context.js";
+
 import { type SpecDiagnostic, SpecError } from "./diagnostics.js";
 import type { SpecSource } from "./field.js";
 
