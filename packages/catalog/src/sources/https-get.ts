@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { type Agent, request } from "node:https";
-import { IndexFileError } from "./errors.js";
+import { IndexFileError } from "@pkg/index/read";
 
 export interface HttpsGetOptions {
   agent: Agent;

@@ -2,12 +2,12 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
+import type { WalkedIndex } from "@pkg/index/read";
 import { isInside } from "../config/paths.js";
 import type { GitSourceEntry } from "../config/types.js";
 import { withoutCredentials } from "./display-url.js";
 import { shallowClone } from "./git-clone.js";
 import { type PathReadOptions, readIndexDirectory } from "./read-path.js";
-import type { WalkedIndex } from "./walk-index.js";
 
 /** Clones the remote shallow into a temp dir, reads `<checkout>/<dir>` as a local tree, and removes
  *  the checkout again. */

@@ -1,7 +1,5 @@
+import { createFsReader, DEFAULT_FILE_CONCURRENCY, type WalkedIndex, walkIndex } from "@pkg/index/read";
 import type { PathSourceEntry } from "../config/types.js";
-import { createFsReader } from "./fs-reader.js";
-import { DEFAULT_FILE_CONCURRENCY } from "./limits.js";
-import { type WalkedIndex, walkIndex } from "./walk-index.js";
 
 export interface PathReadOptions {
   concurrency?: number;

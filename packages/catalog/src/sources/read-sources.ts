@@ -1,10 +1,10 @@
+import type { WalkedIndex } from "@pkg/index/read";
 import type { CatalogConfig, SourceEntry } from "../config/types.js";
 import { checkLabelsUnique, resolveLabel } from "./labels.js";
 import { readGitSource } from "./read-git.js";
 import { readPathSource } from "./read-path.js";
 import { readUrlSource, type UrlReadOptions } from "./read-url.js";
 import type { LoadedIndex } from "./types.js";
-import type { WalkedIndex } from "./walk-index.js";
 
 export interface ReadSourcesOptions extends Omit<UrlReadOptions, "concurrency"> {
   /** Receives each warning line (skipped package or file) once a source is read. */

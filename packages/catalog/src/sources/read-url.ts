@@ -1,11 +1,13 @@
+import { type WalkedIndex, walkIndex } from "@pkg/index/read";
 import { ConfigError } from "../config/errors.js";
 import type { UrlSourceEntry } from "../config/types.js";
 import { withoutCredentials } from "./display-url.js";
-import { DEFAULT_REQUEST_CONCURRENCY } from "./limits.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { defaultCacheDir, UrlCache } from "./url-cache.js";
 import { createUrlReader } from "./url-reader.js";
-import { type WalkedIndex, walkIndex } from "./walk-index.js";
+
+/** HTTP requests in flight to one server. */
+const DEFAULT_REQUEST_CONCURRENCY = 16;
 
 export interface UrlReadOptions {
   /** Persistent cache directory; default `$XDG_CACHE_HOME/pkg-catalog` else `~/.cache/pkg-catalog`. */

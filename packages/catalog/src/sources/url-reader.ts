@@ -1,13 +1,13 @@
 import { Agent } from "node:https";
 import { ExitCode, PkgError } from "@pkg/common";
-import { withoutCredentials } from "./display-url.js";
 import {
   extensionOf,
   type IndexFileReader,
   type ReadRequest,
   readFirstInOrder,
   verifyDigest,
-} from "./file-reader.js";
+} from "@pkg/index/read";
+import { withoutCredentials } from "./display-url.js";
 import { httpsGet, TransportError } from "./https-get.js";
 import { type RetryPolicy, withRetries } from "./retry.js";
 import type { UrlCache } from "./url-cache.js";

@@ -9,6 +9,5 @@ export const IMAGE_INDEX_MAX_BYTES = 1 * MiB;
 export const README_MAX_BYTES = 1 * MiB;
 export const LOGO_MAX_BYTES = 1 * MiB;
 
-/** Files read at once from a local tree, and HTTP requests in flight to one server. */
+/** Files read at once from a local tree. */
 export const DEFAULT_FILE_CONCURRENCY = 32;
-export const DEFAULT_REQUEST_CONCURRENCY = 16;

@@ -1,8 +1,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, open, readlink, realpath } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ExitCode, PkgError } from "@pkg/common";
-import { isInside } from "../config/paths.js";
+import { ExitCode, isInside, PkgError } from "@pkg/common";
 import { IndexFileError } from "./errors.js";
 import { type IndexFileReader, type ReadRequest, readFirstInOrder, verifyDigest } from "./file-reader.js";
 

@@ -1,15 +1,10 @@
 import { isUtf8 } from "node:buffer";
-import {
-  type ImageIndex,
-  IndexFormatError,
-  type ObjectExtension,
-  objectFilePath,
-  type PackageRoot,
-  parseImageIndex,
-  parsePackageRoot,
-  rootFilePath,
-  splitPackageName,
-} from "@pkg/index";
+import { IndexFormatError } from "../errors.js";
+import { splitPackageName } from "../grammar.js";
+import { parseImageIndex } from "../parse-image-index.js";
+import { parsePackageRoot } from "../parse-root.js";
+import { type ObjectExtension, objectFilePath, rootFilePath } from "../paths.js";
+import type { ImageIndex, PackageRoot } from "../types.js";
 import { IndexFileError } from "./errors.js";
 import { extensionOf, type IndexFileReader } from "./file-reader.js";
 import { IMAGE_INDEX_MAX_BYTES, LOGO_MAX_BYTES, README_MAX_BYTES, ROOT_MAX_BYTES } from "./limits.js";

@@ -1,4 +1,4 @@
-import { sha256Of } from "@pkg/index";
+import { sha256Of } from "../digest.js";
 import { IndexFileError } from "./errors.js";
 
 export interface ReadRequest {

@@ -1,5 +1,8 @@
 import { ExitCode, PkgError } from "@pkg/common";
-import { DEFAULT_NAME_SEGMENTS, type IndexConfig, parseCatalogIndex, parseIndexConfig } from "@pkg/index";
+import { DEFAULT_NAME_SEGMENTS } from "../grammar.js";
+import { parseCatalogIndex } from "../parse-catalog-index.js";
+import { parseIndexConfig } from "../parse-config.js";
+import type { IndexConfig } from "../types.js";
 import type { IndexFileReader } from "./file-reader.js";
 import { createLimiter } from "./limiter.js";
 import { CATALOG_INDEX_MAX_BYTES, CONFIG_MAX_BYTES } from "./limits.js";
