@@ -1,11 +1,11 @@
-import { cp, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sha256Of } from "@pkg/index";
 import type { CatalogConfig, SourceEntry } from "../../src/config/types.js";
 import type { LoadedIndex } from "../../src/sources/types.js";
 import { ocxIndexFixture as ocxIndexDir } from "../support/catalog-project.js";
 
+/** The publisher's edits to an index copy, shared with the index package's reader tests. */
+export { publishRoot, readJson } from "../../../index/test/fixtures.js";
 export { ocxIndexDir };
 
 export const schemaFixtures = fileURLToPath(
@@ -18,32 +18,6 @@ export function catalogConfig(sources: SourceEntry[]): CatalogConfig {
 
 export function pathSource(index: number, path: string, label?: string): SourceEntry {
   return { kind: "path", index, path, rawPath: path, ...(label === undefined ? {} : { label }) };
-}
-
-/** A writable copy of the real index under `dir` (a temp dir, never the repository). */
-export async function copyIndex(dir: string): Promise<string> {
-  const to = join(dir, "index");
-  await cp(ocxIndexDir, to, { recursive: true });
-  return to;
-}
-
-export async function readJson(path: string): Promise<Record<string, unknown>> {
-  return JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
-}
-
-/** Writes `bytes` as the root of `key` and makes c/index.json name their digest (adding the key
- *  when new), as a publisher would. */
-export async function publishRoot(indexDir: string, key: string, bytes: Uint8Array | string): Promise<void> {
-  const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
-  await writeFile(join(indexDir, "p", `${key}.json`), data);
-  await setCatalogDigest(indexDir, key, sha256Of(data));
-}
-
-export async function setCatalogDigest(indexDir: string, key: string, digest: string): Promise<void> {
-  const path = join(indexDir, "c", "index.json");
-  const catalog = await readJson(path);
-  (catalog.packages as Record<string, string>)[key] = digest;
-  await writeFile(path, JSON.stringify(catalog, null, 2));
 }
 
 /** The parts of a loaded index that every source kind must agree on, with bytes as digests (small
