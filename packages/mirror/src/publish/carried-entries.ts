@@ -1,6 +1,6 @@
-import type { Target } from "@pkg/oci";
+import { parseImageIndex, type Target } from "@pkg/oci";
 import { parsePlatformKey, platformKeyFromOci } from "@pkg/package";
-import { asImageIndex, type TagRequest } from "@pkg/package/push";
+import type { TagRequest } from "@pkg/package/push";
 import { versionOwnTags } from "../plan/record-tags.js";
 
 /** A manifest in the repository with the platform it was pushed for, as `publishTags` takes it. */
@@ -30,7 +30,7 @@ export async function readCarriedEntries(
   const byKey = new Map<string, PlatformManifest>();
   for (const tag of own) {
     const stored = await target.fetchManifest(tag);
-    const index = stored ? asImageIndex(stored.bytes) : undefined;
+    const index = stored ? parseImageIndex(stored.bytes, `${target.displayName}:${tag}`) : undefined;
     for (const entry of index?.manifests ?? []) {
       const key = entry.platform ? platformKeyFromOci(entry.platform) : undefined;
       if (key && entry.platform)

@@ -1,7 +1,6 @@
-import type { ImageManifest, Target } from "@pkg/oci";
+import { parseManifestDocument, type Target } from "@pkg/oci";
 import pLimit from "p-limit";
 import { formatPlatform } from "../platform/index.js";
-import { asImageIndex } from "../push/index-merge.js";
 
 export interface TagRow {
   tag: string;
@@ -22,16 +21,17 @@ export async function listTagPlatforms(target: Target): Promise<TagRow[]> {
       limit(async (): Promise<TagRow | undefined> => {
         const stored = await target.fetchManifest(tag);
         if (!stored) return undefined; // deleted between the listing and the read
-        const index = asImageIndex(stored.bytes);
-        if (index) {
-          const platforms = index.manifests.flatMap((m) => (m.platform ? [formatPlatform(m.platform)] : []));
+        const doc = parseManifestDocument(stored.bytes, `${target.displayName}:${tag}`);
+        if (doc.kind === "index") {
+          const platforms = doc.index.manifests.flatMap((m) =>
+            m.platform ? [formatPlatform(m.platform)] : [],
+          );
           return { tag, digest: stored.descriptor.digest, kind: "index", platforms };
         }
-        const manifest = JSON.parse(stored.bytes.toString("utf8")) as Partial<ImageManifest>;
         return {
           tag,
           digest: stored.descriptor.digest,
-          kind: manifest.artifactType ?? "manifest",
+          kind: doc.manifest.artifactType ?? "manifest",
           platforms: [],
         };
       }),

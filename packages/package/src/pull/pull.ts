@@ -3,7 +3,7 @@ import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { dataError, type Logger, silentLogger, usageError } from "@pkg/common";
-import { type Descriptor, type ImageManifest, MediaType, type Platform, type Target } from "@pkg/oci";
+import { type Descriptor, MediaType, type Platform, parseManifestDocument, type Target } from "@pkg/oci";
 import { tempPathBeside } from "../bundle/atomic-output.js";
 import { extractBundle, findEscapingLink } from "../bundle/index.js";
 import { PackageMediaType } from "../media-types.js";
@@ -45,7 +45,7 @@ export async function pullPackage(request: PullRequest): Promise<PullReport> {
   if (!top) throw dataError(`${target.displayName}:${request.reference} not found`);
   let manifestDescriptor: Descriptor = top.descriptor;
   let manifestBytes = top.bytes;
-  const index = asImageIndex(top.bytes);
+  const index = asImageIndex(top.bytes, `${target.displayName}:${request.reference}`);
   if (index) {
     const entry = selectPlatformEntry(index.manifests, request.host);
     if (!entry) {
@@ -61,10 +61,12 @@ export async function pullPackage(request: PullRequest): Promise<PullReport> {
     manifestDescriptor = entry;
     manifestBytes = fetched.bytes;
   }
-  const manifest = JSON.parse(manifestBytes.toString("utf8")) as ImageManifest;
+  const doc = parseManifestDocument(manifestBytes, `${target.displayName}@${manifestDescriptor.digest}`);
+  const manifest = doc.kind === "manifest" ? doc.manifest : undefined;
   if (
+    manifest === undefined ||
     manifest.mediaType !== MediaType.ImageManifest ||
-    manifest.config?.mediaType !== PackageMediaType.Config
+    manifest.config.mediaType !== PackageMediaType.Config
   ) {
     throw dataError(`${target.displayName}:${request.reference} is not a pkg package`);
   }

@@ -56,16 +56,22 @@ describe("mergeIntoIndex", () => {
 });
 
 describe("asImageIndex", () => {
-  it("accepts OCI indexes and Docker manifest lists, nothing else", () => {
+  it("accepts OCI indexes and Docker manifest lists; a single manifest is no index", () => {
     const oci = { schemaVersion: 2, mediaType: "application/vnd.oci.image.index.v1+json", manifests: [] };
     const docker = { ...oci, mediaType: "application/vnd.docker.distribution.manifest.list.v2+json" };
     const manifest = {
       schemaVersion: 2,
       mediaType: "application/vnd.oci.image.manifest.v1+json",
+      config: entry("c", amd64),
       layers: [],
     };
-    expect(asImageIndex(Buffer.from(JSON.stringify(oci)))).toBeDefined();
-    expect(asImageIndex(Buffer.from(JSON.stringify(docker)))).toBeDefined();
-    expect(asImageIndex(Buffer.from(JSON.stringify(manifest)))).toBeUndefined();
+    expect(asImageIndex(Buffer.from(JSON.stringify(oci)), "t")).toBeDefined();
+    expect(asImageIndex(Buffer.from(JSON.stringify(docker)), "t")).toBeDefined();
+    expect(asImageIndex(Buffer.from(JSON.stringify(manifest)), "t")).toBeUndefined();
+  });
+
+  it("calls corrupt bytes bad data (65) naming the tag, never an internal error", () => {
+    const read = () => asImageIndex(Buffer.from('{"manifests": [{"digest": 1}'), "r/acme/tool:1.0");
+    expect(read).toThrow(expect.objectContaining({ exitCode: 65, message: "r/acme/tool:1.0 is not JSON" }));
   });
 });

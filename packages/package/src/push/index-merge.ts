@@ -1,4 +1,4 @@
-import { type Descriptor, type ImageIndex, MediaType, type Platform } from "@pkg/oci";
+import { type Descriptor, type ImageIndex, MediaType, type Platform, parseManifestDocument } from "@pkg/oci";
 import { PackageMediaType } from "../media-types.js";
 
 /** Platform equality for "replace the entry with an equal platform" (features compared as sets). */
@@ -46,16 +46,11 @@ function sortedRecord(record: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => byCodePoint(a, b)));
 }
 
-/** Parses index bytes fetched from a target; anything but an image index is a data error for the caller. */
-export function asImageIndex(bytes: Buffer): ImageIndex | undefined {
-  const doc = JSON.parse(bytes.toString("utf8")) as { mediaType?: string; manifests?: unknown };
-  if (!Array.isArray(doc.manifests)) return undefined;
-  if (
-    doc.mediaType !== undefined &&
-    doc.mediaType !== MediaType.ImageIndex &&
-    doc.mediaType !== MediaType.DockerManifestList
-  ) {
-    return undefined;
-  }
-  return doc as ImageIndex;
+/**
+ * The image index in stored bytes (`what` names them in errors), or undefined when they hold a
+ * single manifest; bytes that are neither are bad data (65), as `parseManifestDocument` says.
+ */
+export function asImageIndex(bytes: Buffer, what: string): ImageIndex | undefined {
+  const doc = parseManifestDocument(bytes, what);
+  return doc.kind === "index" ? doc.index : undefined;
 }

@@ -69,7 +69,7 @@ async function newerVersionsWithPlatforms(
     [...records.values()].flat().map((recordTag) =>
       limit(async () => {
         const stored = await target.fetchManifest(recordTag);
-        const index = stored ? asImageIndex(stored.bytes) : undefined;
+        const index = stored ? asImageIndex(stored.bytes, `${target.displayName}:${recordTag}`) : undefined;
         if (!index) return;
         const keys = index.manifests.flatMap((m) => {
           const key = m.platform ? platformKeyFromOci(m.platform) : undefined;

@@ -86,7 +86,7 @@ async function mergeTag(
 ): Promise<string> {
   for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
     const current = await target.fetchManifest(tag);
-    const existing = current ? asImageIndex(current.bytes) : undefined;
+    const existing = current ? asImageIndex(current.bytes, `${target.displayName}:${tag}`) : undefined;
     if (current && !existing) {
       throw new PkgError(
         ExitCode.Data,
@@ -100,7 +100,7 @@ async function mergeTag(
     if (!merged) throw new RangeError("a tag is merged with at least one entry");
     const written = await target.pushManifest(canonicalJson(merged), MediaType.ImageIndex, tag);
     const check = await target.fetchManifest(tag);
-    const after = check ? asImageIndex(check.bytes) : undefined;
+    const after = check ? asImageIndex(check.bytes, `${target.displayName}:${tag}`) : undefined;
     if (after && holds(entries, after.manifests)) return written.digest;
   }
   throw new PkgError(
