@@ -4,15 +4,6 @@ import { describeError, ExitCode, type Logger, PkgError } from "@pkg/common";
 import type { Target } from "@pkg/oci";
 import { createBundlePool } from "@pkg/package/bundle";
 import pLimit from "p-limit";
-import { createDownloader } from "../fetch/downloader.js";
-import type { HttpClient } from "../http/types.js";
-import { publishVersion, type VersionPlatform } from "../publish/index.js";
-import { observeIndexes } from "../publish/index-observer.js";
-import { updatePublishedSummary } from "../publish/published-summary.js";
-import { type Concurrency, defaultConcurrency } from "../spec/concurrency.js";
-import type { LoadedSpec } from "../spec/loader.js";
-import { DEFAULT_VERIFY } from "../spec/verify.js";
-import { createUnpackPool } from "../unpack/unpack-pool.js";
 import {
   type BuildPairDeps,
   type BuiltPair,
@@ -20,9 +11,18 @@ import {
   removeTaskDirectory,
   type Slot,
   taskDirectory,
-} from "./build-pair.js";
+} from "../build/build-pair.js";
+import { createDownloader } from "../build/fetch/downloader.js";
+import { Semaphore } from "../build/semaphore.js";
+import { createUnpackPool } from "../build/unpack/unpack-pool.js";
+import type { HttpClient } from "../http/types.js";
+import { publishVersion, type VersionPlatform } from "../publish/index.js";
+import { observeIndexes } from "../publish/index-observer.js";
+import { updatePublishedSummary } from "../publish/published-summary.js";
+import { type Concurrency, defaultConcurrency } from "../spec/concurrency.js";
+import type { LoadedSpec } from "../spec/loader.js";
+import { DEFAULT_VERIFY } from "../spec/verify.js";
 import { planRun, type RunnableSpec } from "./plan-run.js";
-import { Semaphore } from "./semaphore.js";
 import {
   countPairs,
   noReuse,

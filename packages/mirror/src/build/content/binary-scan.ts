@@ -1,7 +1,7 @@
 import { ExitCode, PkgError } from "@pkg/common";
 import { type Metadata, parsePlatformKey } from "@pkg/package";
-import type { BinScan } from "../spec/bin-scan.js";
-import { scanDirectories } from "../spec/bin-scan-target.js";
+import type { BinScan } from "../../spec/bin-scan.js";
+import { scanDirectories } from "../../spec/bin-scan-target.js";
 import { type InterfaceFile, interfaceFiles, interfacePathDirectories } from "./interface-files.js";
 import type { BuildSubject } from "./subject.js";
 

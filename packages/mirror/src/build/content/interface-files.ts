@@ -2,7 +2,7 @@ import type { Stats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Metadata } from "@pkg/package";
-import { scanDirectories } from "../spec/bin-scan-target.js";
+import { scanDirectories } from "../../spec/bin-scan-target.js";
 
 /** A regular file directly inside one of the directories a package offers its consumers. */
 export interface InterfaceFile {

@@ -4,7 +4,7 @@ import { ExitCode, PkgError } from "@pkg/common";
 import { defaultMetadata } from "@pkg/package";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { MetadataPaths } from "../spec/metadata.js";
+import type { MetadataPaths } from "../../spec/metadata.js";
 import { selectMetadata } from "./select-metadata.js";
 import { type ContentKeys, contentSettings } from "./settings.js";
 

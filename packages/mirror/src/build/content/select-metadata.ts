@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { ExitCode, PkgError } from "@pkg/common";
 import { defaultMetadata, type Metadata, parseMetadata } from "@pkg/package";
-import { resolveIn } from "../spec/context.js";
+import { resolveIn } from "../../spec/context.js";
 import { type ContentKeys, contentSettings, metadataPathFor } from "./settings.js";
 
 export interface SelectedMetadata {

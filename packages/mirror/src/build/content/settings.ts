@@ -1,8 +1,8 @@
 import { ExitCode } from "@pkg/common";
 import { parsePlatformKey } from "@pkg/package";
-import { type BinScan, DEFAULT_BIN_SCAN } from "../spec/bin-scan.js";
-import type { MetadataPaths } from "../spec/metadata.js";
-import type { MirrorSpec } from "../spec/mirror-spec.js";
+import { type BinScan, DEFAULT_BIN_SCAN } from "../../spec/bin-scan.js";
+import type { MetadataPaths } from "../../spec/metadata.js";
+import type { MirrorSpec } from "../../spec/mirror-spec.js";
 
 /** The spec keys that shape a package's content, each of which a variant may override. */
 export type ContentKeys = Pick<MirrorSpec, "metadata" | "bin_scan" | "libc_lint">;

@@ -1,6 +1,6 @@
-import { displayUrl } from "../http/errors.js";
-import type { HttpClient } from "../http/types.js";
-import { fetchOrFail } from "../sources/fetch-or-fail.js";
+import { displayUrl } from "../../http/errors.js";
+import type { HttpClient } from "../../http/types.js";
+import { fetchOrFail } from "../../sources/fetch-or-fail.js";
 import { parseChecksumsFile } from "./checksums-file.js";
 import type { ChecksumsSidecar } from "./verify-policy.js";
 

@@ -1,9 +1,9 @@
 import type { Logger } from "@pkg/common";
 import pLimit from "p-limit";
-import type { HttpClient } from "../http/types.js";
-import type { UpstreamAsset } from "../sources/types.js";
-import type { SourceType } from "../spec/source.js";
-import type { Verify } from "../spec/verify.js";
+import type { HttpClient } from "../../http/types.js";
+import type { UpstreamAsset } from "../../sources/types.js";
+import type { SourceType } from "../../spec/source.js";
+import type { Verify } from "../../spec/verify.js";
 import { type ChecksumsSource, createChecksumsSource } from "./checksums-source.js";
 import { type DownloadedAsset, downloadAsset, throwIfCancelled } from "./download-asset.js";
 import { digestPolicyFor } from "./verify-policy.js";

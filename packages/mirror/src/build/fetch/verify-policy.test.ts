@@ -1,7 +1,7 @@
 import { ExitCode } from "@pkg/common";
 import { describe, expect, test } from "vitest";
-import type { SourceType } from "../spec/source.js";
-import { DEFAULT_VERIFY, type Verify } from "../spec/verify.js";
+import type { SourceType } from "../../spec/source.js";
+import { DEFAULT_VERIFY, type Verify } from "../../spec/verify.js";
 import { parseDigest } from "./digest.js";
 import { checkDownload, digestPolicyFor, planVerification } from "./verify-policy.js";
 

@@ -1,8 +1,8 @@
 import { ExitCode, PkgError } from "@pkg/common";
-import { displayUrl } from "../http/errors.js";
-import type { UpstreamAsset } from "../sources/types.js";
-import type { SourceType } from "../spec/source.js";
-import type { DigestPolicy, Verify } from "../spec/verify.js";
+import { displayUrl } from "../../http/errors.js";
+import type { UpstreamAsset } from "../../sources/types.js";
+import type { SourceType } from "../../spec/source.js";
+import type { DigestPolicy, Verify } from "../../spec/verify.js";
 import type { ChecksumsTable } from "./checksums-file.js";
 import { type Digest, type DigestAlgorithm, formatDigest, parseDigest } from "./digest.js";
 import { VerificationError } from "./errors.js";

@@ -29,7 +29,8 @@ export interface UnpackPool {
 export function createUnpackPool(size: number): UnpackPool {
   const pool = createWorkerPool<UnpackRequest, UnpackResult>(
     size,
-    () => startEntryWorker(import.meta.url, "./unpack-worker.js", "../../dist/unpack/unpack-worker.js"),
+    () =>
+      startEntryWorker(import.meta.url, "./unpack-worker.js", "../../../dist/build/unpack/unpack-worker.js"),
     "unpack",
   );
   return {
