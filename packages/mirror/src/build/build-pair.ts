@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
 import { type Metadata, readMetadataFile, writeMetadataFile } from "@pkg/package";
 import type { BundlePool } from "@pkg/package/bundle";
-import type { SyncTask } from "../pipeline/sync-tasks.js";
+import type { SyncTask } from "../plan/jobs.js";
 import { assetTypeFor } from "../spec/asset-type.js";
 import type { MirrorSpec } from "../spec/mirror-spec.js";
 import type { VariantSpec } from "../spec/variants.js";

@@ -1,10 +1,10 @@
+import type { PairCell } from "../plan/pairs.js";
 import { describeAmbiguity } from "../plan/resolve-assets.js";
 import type { CheckReport } from "./check.js";
-import type { CheckCell } from "./check-plan.js";
 
 const STATES = ["new", "missing", "untagged", "published", "absent", "excluded", "ambiguous"] as const;
 
-function cellText(cell: CheckCell | undefined): string {
+function cellText(cell: PairCell | undefined): string {
   if (cell === undefined) return "-";
   if (cell.state === "excluded") return cell.reason ? `excluded: ${cell.reason}` : "excluded";
   return cell.state;

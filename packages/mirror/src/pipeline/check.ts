@@ -1,9 +1,9 @@
+import type { PairRow } from "../plan/pairs.js";
+import { type PlanRunOptions, planRun } from "../plan/plan-run.js";
 import type { SummaryUse } from "../plan/published.js";
 import type { Ambiguity } from "../plan/resolve-assets.js";
 import type { ResolvedBounds } from "../plan/window.js";
 import type { LoadedSpec } from "../spec/loader.js";
-import type { CheckRow } from "./check-plan.js";
-import { type PlanRunOptions, planRun } from "./plan-run.js";
 
 export type CheckOptions = PlanRunOptions;
 
@@ -25,7 +25,7 @@ export interface CheckReport {
   /** Column ids, in spec order: platform keys, `<variant>:<key>` for a variant's. */
   columns: string[];
   /** Newest first. */
-  rows: CheckRow[];
+  rows: PairRow[];
   /** Pairs whose assets are ambiguous (not published ones): `check` exits 65 when any. */
   ambiguities: Ambiguity[];
   /** How the published state was read: one tag listing, then the summary and/or index reads. */

@@ -16,13 +16,14 @@ import { createDownloader } from "../build/fetch/downloader.js";
 import { Semaphore } from "../build/semaphore.js";
 import { createUnpackPool } from "../build/unpack/unpack-pool.js";
 import type { HttpClient } from "../http/types.js";
+import { planSync, type SyncPlan, type SyncTask, type VersionGroup } from "../plan/jobs.js";
+import { planRun, type RunnableSpec } from "../plan/plan-run.js";
 import { publishVersion, type VersionPlatform } from "../publish/index.js";
 import { observeIndexes } from "../publish/index-observer.js";
 import { updatePublishedSummary } from "../publish/published-summary.js";
 import { type Concurrency, defaultConcurrency } from "../spec/concurrency.js";
 import type { LoadedSpec } from "../spec/loader.js";
 import { DEFAULT_VERIFY } from "../spec/verify.js";
-import { planRun, type RunnableSpec } from "./plan-run.js";
 import {
   countPairs,
   noReuse,
@@ -30,7 +31,6 @@ import {
   type SyncReport,
   type SyncVersionResult,
 } from "./sync-report.js";
-import { planSync, type SyncPlan, type SyncTask, type VersionGroup } from "./sync-tasks.js";
 
 export interface SyncOptions {
   workDir: string;

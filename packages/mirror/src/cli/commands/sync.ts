@@ -3,9 +3,9 @@ import { Command } from "@commander-js/extra-typings";
 import { ExitCode, listenForInterrupt, PkgError, parseFormat, printJson, stderrLogger } from "@pkg/common";
 import { openLayout, openRegistry } from "@pkg/oci";
 import { createHttpClient } from "../../http/client.js";
-import { runnableSpec } from "../../pipeline/plan-run.js";
 import { runSync } from "../../pipeline/sync.js";
 import { formatSyncReport, interruptionLine } from "../../pipeline/sync-report.js";
+import { runnableSpec } from "../../plan/plan-run.js";
 import { formatDiagnostic } from "../../spec/diagnostics.js";
 import { loadMirrorSpec } from "../../spec/loader.js";
 

@@ -1,36 +1,36 @@
 import { compareVersions, parseVersion } from "@pkg/package";
-import { takeForRun } from "../plan/backfill.js";
-import { describeAmbiguity } from "../plan/resolve-assets.js";
 import type { UpstreamAsset, UpstreamVersion } from "../sources/types.js";
 import type { Versions } from "../spec/versions.js";
-import type { CheckColumn } from "./check-plan.js";
+import { takeForRun } from "./backfill.js";
+import type { PairColumn } from "./pairs.js";
 import type { RunPlan } from "./plan-run.js";
+import { describeAmbiguity } from "./resolve-assets.js";
 
 /** One (version, platform) pair this run builds and pushes. */
 export interface SyncTask {
   version: UpstreamVersion;
-  column: CheckColumn;
+  column: PairColumn;
   asset: UpstreamAsset;
 }
 
 /** A pair of a taken version that fails before any work: its assets are ambiguous. */
 export interface RefusedPair {
   version: string;
-  column: CheckColumn;
+  column: PairColumn;
   message: string;
 }
 
 /** A pair this run leaves alone, and why. */
 export interface SkippedPair {
   version: string;
-  column: CheckColumn;
+  column: PairColumn;
   reason: string;
 }
 
 /** The pairs of one (version, asset set): pushed together, as one `publishVersion`. */
 export interface VersionGroup {
   version: string;
-  columns: CheckColumn[];
+  columns: PairColumn[];
   tasks: SyncTask[];
   refused: RefusedPair[];
   /** Pairs left alone: published ones among them are carried into the version's tags. */
@@ -39,7 +39,7 @@ export interface VersionGroup {
    * Pairs an earlier run published: when this run makes the version whole, their manifests go
    * into the version's exact and rolling tags beside this run's.
    */
-  carried: CheckColumn[];
+  carried: PairColumn[];
   /** The version is whole and owes its tags (`untagged` pairs): they are written, nothing pushed. */
   retag: boolean;
 }
@@ -50,7 +50,7 @@ export interface SyncPlan {
 }
 
 /**
- * Turns the check plan into work: pairs that are `new` or `missing` become tasks, ambiguous ones
+ * Turns the pair plan into work: pairs that are `new` or `missing` become tasks, ambiguous ones
  * are refused (they fail without stopping the others), `untagged` ones make their version a
  * retag (always taken: it is no new version), every other pair is skipped with its reason.
  * Outstanding versions are taken per `versions.backfill` / `new_per_run`; the rest are skipped

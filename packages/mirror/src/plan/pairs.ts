@@ -1,13 +1,13 @@
-import { platformApplicability } from "../plan/applicability.js";
-import { classifyPair, type PublishedVersions } from "../plan/published.js";
+import type { UpstreamVersion } from "../sources/types.js";
+import type { Platforms } from "../spec/platforms.js";
+import { platformApplicability } from "./applicability.js";
+import { classifyPair, type PublishedVersions } from "./published.js";
 import {
   type Ambiguity,
   type AssetResolution,
   type CompiledAssetSet,
   resolveAssets,
-} from "../plan/resolve-assets.js";
-import type { UpstreamVersion } from "../sources/types.js";
-import type { Platforms } from "../spec/platforms.js";
+} from "./resolve-assets.js";
 
 /**
  * One (version, platform) pair as `package check` reports it:
@@ -22,23 +22,23 @@ import type { Platforms } from "../spec/platforms.js";
  * - `ambiguous`: two or more distinct assets match (the run cannot choose; see `ambiguities`).
  * Pairs outside the platform's `min_version`/`max_version` and `skip` excludes have no cell.
  */
-export type CheckCell =
+export type PairCell =
   | { state: "new" | "missing" | "published" | "untagged" | "absent" }
   | { state: "excluded"; reason?: string }
   | { state: "ambiguous"; candidates: string[] };
 
-export interface CheckColumn {
+export interface PairColumn {
   /** The platform key, prefixed `<variant>:` for a variant's own tags. */
   id: string;
   platform: string;
   set: CompiledAssetSet;
 }
 
-export interface CheckRow {
+export interface PairRow {
   version: string;
   prerelease: boolean;
   /** Column id -> cell; a pair the spec drops has none. */
-  cells: Record<string, CheckCell>;
+  cells: Record<string, PairCell>;
 }
 
 /** What the spec makes of a pair before the target is asked. */
@@ -49,7 +49,7 @@ export interface PairPlan {
   pairs: Array<{ version: UpstreamVersion; wanted: Map<string, Wanted> }>;
 }
 
-export function checkColumns(sets: readonly CompiledAssetSet[]): CheckColumn[] {
+export function pairColumns(sets: readonly CompiledAssetSet[]): PairColumn[] {
   return sets.flatMap((set) =>
     set.platforms.map(({ platform }) => ({
       id: set.variant === undefined ? platform : `${set.variant}:${platform}`,
@@ -62,7 +62,7 @@ export function checkColumns(sets: readonly CompiledAssetSet[]): CheckColumn[] {
 /** Applies the platforms' windows and excludes, then resolves assets for every pair kept. */
 export function planPairs(
   versions: readonly UpstreamVersion[],
-  columns: readonly CheckColumn[],
+  columns: readonly PairColumn[],
   platforms: Platforms | undefined,
 ): PairPlan {
   const pairs = versions.map((version) => {
@@ -100,7 +100,7 @@ export function planPairs(
 /** The versions of `set` whose published platforms matter: those with at least one pair kept. */
 export function versionsToAsk(
   plan: PairPlan,
-  columns: readonly CheckColumn[],
+  columns: readonly PairColumn[],
   set: CompiledAssetSet,
 ): string[] {
   const ids = columns.filter((c) => c.set === set).map((c) => c.id);
@@ -111,15 +111,15 @@ export function versionsToAsk(
  * The report's rows and the ambiguities among them, given what each set has published and, with
  * the cascade on, which versions of each set lack their exact tag (`untagged`).
  */
-export function checkRows(
+export function pairRows(
   plan: PairPlan,
-  columns: readonly CheckColumn[],
+  columns: readonly PairColumn[],
   published: ReadonlyMap<CompiledAssetSet, PublishedVersions>,
   untagged: ReadonlyMap<CompiledAssetSet, ReadonlySet<string>> = new Map(),
-): { rows: CheckRow[]; ambiguities: Ambiguity[] } {
+): { rows: PairRow[]; ambiguities: Ambiguity[] } {
   const ambiguities: Ambiguity[] = [];
   const rows = plan.pairs.map(({ version, wanted }) => {
-    const cells: Record<string, CheckCell> = {};
+    const cells: Record<string, PairCell> = {};
     for (const column of columns) {
       const want = wanted.get(column.id);
       if (!want) continue;
@@ -147,8 +147,8 @@ export function checkRows(
  * its tags from that push instead.
  */
 function markUntagged(
-  cells: Record<string, CheckCell>,
-  columns: readonly CheckColumn[],
+  cells: Record<string, PairCell>,
+  columns: readonly PairColumn[],
   isUntagged: (set: CompiledAssetSet) => boolean,
 ): void {
   for (const set of new Set(columns.map((c) => c.set))) {
@@ -160,7 +160,7 @@ function markUntagged(
   }
 }
 
-function cellOf(state: ReturnType<typeof classifyPair>, want: Wanted): CheckCell {
+function cellOf(state: ReturnType<typeof classifyPair>, want: Wanted): PairCell {
   if (state === "published") return { state };
   if (want.kind === "excluded")
     return want.reason === undefined ? { state: "excluded" } : { state: "excluded", reason: want.reason };

@@ -2,24 +2,24 @@ import { ExitCode, type Logger, PkgError } from "@pkg/common";
 import { openRegistry, type Target } from "@pkg/oci";
 import { compareVersions, parseVersion } from "@pkg/package";
 import type { HttpClient } from "../http/types.js";
-import { type PublishedState, type PublishedVersions, readPublished } from "../plan/published.js";
-import { versionKey } from "../plan/record-tags.js";
-import { type Ambiguity, assetSets, type CompiledAssetSet, compileAssetSet } from "../plan/resolve-assets.js";
-import { type ResolvedBounds, resolveBounds, selectInWindow } from "../plan/window.js";
 import type { UpstreamVersion } from "../sources/types.js";
 import { DEFAULT_CASCADE } from "../spec/cascade.js";
 import type { LoadedSpec } from "../spec/loader.js";
 import type { MirrorSpec } from "../spec/mirror-spec.js";
 import {
-  type CheckColumn,
-  type CheckRow,
-  checkColumns,
-  checkRows,
+  type PairColumn,
   type PairPlan,
+  type PairRow,
+  pairColumns,
+  pairRows,
   planPairs,
   versionsToAsk,
-} from "./check-plan.js";
+} from "./pairs.js";
+import { type PublishedState, type PublishedVersions, readPublished } from "./published.js";
+import { versionKey } from "./record-tags.js";
+import { type Ambiguity, assetSets, type CompiledAssetSet, compileAssetSet } from "./resolve-assets.js";
 import { listUpstream } from "./upstream.js";
+import { type ResolvedBounds, resolveBounds, selectInWindow } from "./window.js";
 
 export interface PlanRunOptions {
   /** This version only (it must be listed upstream and lie inside the window). */
@@ -45,14 +45,14 @@ export interface RunPlan {
   bounds: ResolvedBounds;
   /** Versions the source listed, before the window. */
   upstreamCount: number;
-  columns: CheckColumn[];
+  columns: PairColumn[];
   /** The chosen versions (newest first) and what the spec wants of each pair. */
   plan: PairPlan;
   published: Map<CompiledAssetSet, PublishedVersions>;
   /** How the published state was learnt: tags listed, summary use, index reads. */
   publishedReads: Omit<PublishedState, "sets" | "untagged">;
   /** Newest first, one per chosen version. */
-  rows: CheckRow[];
+  rows: PairRow[];
   ambiguities: Ambiguity[];
 }
 
@@ -102,7 +102,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
   }
 
   const sets = assetSets(spec).map(compileAssetSet);
-  const columns = checkColumns(sets);
+  const columns = pairColumns(sets);
   const plan = planPairs(chosen, columns, spec.platforms);
   const target =
     options.target ??
@@ -126,7 +126,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
   const owing = (spec.cascade ?? DEFAULT_CASCADE).enabled
     ? new Map(sets.map((set, i) => [set, untagged[i] ?? new Set<string>()]))
     : new Map<CompiledAssetSet, Set<string>>();
-  const { rows, ambiguities } = checkRows(plan, columns, published, owing);
+  const { rows, ambiguities } = pairRows(plan, columns, published, owing);
   return {
     spec,
     target,
