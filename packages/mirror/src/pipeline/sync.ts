@@ -285,7 +285,7 @@ async function publishGroup(
     ...outcomes.map(({ task, outcome }): VersionPlatform => {
       const platform = task.column.platform;
       if (outcome.ok === true)
-        return { platform, bundle: outcome.built.bundle, metadata: outcome.built.metadata };
+        return { platform, layers: [outcome.built.bundle], metadata: outcome.built.metadata };
       const failure =
         outcome.ok === false
           ? outcome.error

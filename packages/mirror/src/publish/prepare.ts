@@ -2,12 +2,15 @@ import { describeError, ExitCode, type PkgError } from "@pkg/common";
 import { type Metadata, type PlatformKey, parsePlatformKey } from "@pkg/package";
 import { type LocalLayer, readLocalLayer } from "@pkg/package/push";
 
-/** One platform of a version whose bundle is ready to push. */
+/** One platform of a version whose layers are ready to push. */
 export interface PlatformBundle {
   /** Platform key as the spec writes it: `linux/amd64`, `linux/arm64+libc.musl`. */
   platform: string;
-  /** The bundle file (`*.tar.zst` / `*.tar.xz`) from `createBundle`. */
-  bundle: string;
+  /**
+   * The layer files, in order, each a bundle (`*.tar.zst` / `*.tar.xz`) from `createBundle`: one
+   * for an archive or binary mirror, several for an environment of wheels.
+   */
+  layers: readonly string[];
   metadata: Metadata;
 }
 
@@ -23,7 +26,7 @@ export interface ReadyPlatform {
   ready: true;
   platform: string;
   key: PlatformKey;
-  layer: LocalLayer;
+  layers: LocalLayer[];
   metadata: Metadata;
 }
 
@@ -32,8 +35,8 @@ export type PreparedPlatform =
   | { ready: false; platform: string; exitCode: ExitCode; message: string };
 
 /**
- * Checks a platform's bundle before anything of the version is pushed (present, a tar+zstd or
- * tar+xz file, its digest known), so that the decision about rolling tags can be made for the
+ * Checks a platform's layers before anything of the version is pushed (each present, a tar+zstd
+ * or tar+xz file, its digest known), so that the decision about rolling tags can be made for the
  * whole version up front.
  */
 export async function preparePlatform(entry: VersionPlatform): Promise<PreparedPlatform> {
@@ -47,8 +50,9 @@ export async function preparePlatform(entry: VersionPlatform): Promise<PreparedP
   }
   try {
     const key = parsePlatformKey(entry.platform, ExitCode.Data);
-    const layer = await readLocalLayer({ path: entry.bundle });
-    return { ready: true, platform: entry.platform, key, layer, metadata: entry.metadata };
+    const layers: LocalLayer[] = [];
+    for (const path of entry.layers) layers.push(await readLocalLayer({ path }));
+    return { ready: true, platform: entry.platform, key, layers, metadata: entry.metadata };
   } catch (error) {
     const { exitCode, line } = describeError(error);
     return { ready: false, platform: entry.platform, exitCode, message: line };

@@ -66,7 +66,7 @@ function run(name: string, maxRetries: number, overrides: Partial<PublishVersion
   const result = publishVersion({
     target: throughProxy(name),
     version: "2.0.0",
-    platforms: [{ platform: "linux/amd64", bundle, metadata: defaultMetadata() }],
+    platforms: [{ platform: "linux/amd64", layers: [bundle], metadata: defaultMetadata() }],
     spec: {
       cascade: { enabled: true },
       concurrency: {
@@ -145,8 +145,8 @@ describe("push retries", () => {
     const second = await makeBundle(temp.path, "second", { "bin/tool": "#!/bin/sh\necho arm64\n" });
     const { result } = run("mid-version", 0, {
       platforms: [
-        { platform: "linux/amd64", bundle, metadata: defaultMetadata() },
-        { platform: "linux/arm64", bundle: second, metadata: defaultMetadata() },
+        { platform: "linux/amd64", layers: [bundle], metadata: defaultMetadata() },
+        { platform: "linux/arm64", layers: [second], metadata: defaultMetadata() },
       ],
     });
     const published = await result;

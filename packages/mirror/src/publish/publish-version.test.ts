@@ -1,7 +1,7 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
-import { type ImageIndex, openRegistry } from "@pkg/oci";
+import { type ImageIndex, openRegistry, sha256Digest } from "@pkg/oci";
 import { defaultMetadata } from "@pkg/package";
 import { type RunningRegistry, startRegistry, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -42,8 +42,8 @@ function run(name: string, overrides: Partial<PublishVersionOptions> = {}) {
     target: repo(name),
     version: "1.2.3",
     platforms: [
-      { platform: "linux/amd64", bundle: amd64, metadata: defaultMetadata() },
-      { platform: "linux/arm64", bundle: arm64, metadata: defaultMetadata() },
+      { platform: "linux/amd64", layers: [amd64], metadata: defaultMetadata() },
+      { platform: "linux/arm64", layers: [arm64], metadata: defaultMetadata() },
     ],
     spec,
     now,
@@ -116,6 +116,21 @@ describe("publishVersion", () => {
     expect((await indexAt("plain", "1.2.3_20250103000000")).annotations).toBeUndefined();
   });
 
+  test("a platform's layers go into its manifest in the order given", async () => {
+    const published = await run("layers", {
+      platforms: [{ platform: "linux/amd64", layers: [amd64, arm64], metadata: defaultMetadata() }],
+    }).result;
+    expect(published.platforms[0]).toMatchObject({ status: "pushed" });
+    expect(published.platforms[0]?.layer_reuse).toEqual({ mounted: 0, uploaded: 2, verified: 0 });
+    const [entry] = (await indexAt("layers", "1.2.3_20250102030405")).manifests;
+    const stored = entry ? await repo("layers").fetchManifest(entry.digest) : undefined;
+    const manifest = JSON.parse(stored?.bytes.toString("utf8") ?? "{}") as {
+      layers?: Array<{ digest: string }>;
+    };
+    const digests = await Promise.all([amd64, arm64].map(async (path) => sha256Digest(await readFile(path))));
+    expect(manifest.layers?.map((l) => l.digest)).toEqual(digests);
+  });
+
   test("cascade: false publishes the primary tag only", async () => {
     const published = await run("no-cascade", { spec: { ...spec, cascade: { enabled: false } } }).result;
     expect(published.cascade).toBe(false);
@@ -126,8 +141,8 @@ describe("publishVersion", () => {
   test("a missing bundle keeps the rolling tags away; the green platform gets the primary tag only", async () => {
     const { result, lines } = run("partial", {
       platforms: [
-        { platform: "linux/amd64", bundle: amd64, metadata: defaultMetadata() },
-        { platform: "linux/arm64", bundle: join(temp.path, "gone.tar.zst"), metadata: defaultMetadata() },
+        { platform: "linux/amd64", layers: [amd64], metadata: defaultMetadata() },
+        { platform: "linux/arm64", layers: [join(temp.path, "gone.tar.zst")], metadata: defaultMetadata() },
       ],
     });
     const published = await result;
@@ -148,8 +163,8 @@ describe("publishVersion", () => {
     await writeFile(corrupt, "this is not a zstd frame");
     const published = await run("corrupt", {
       platforms: [
-        { platform: "linux/amd64", bundle: corrupt, metadata: defaultMetadata() },
-        { platform: "linux/arm64", bundle: arm64, metadata: defaultMetadata() },
+        { platform: "linux/amd64", layers: [corrupt], metadata: defaultMetadata() },
+        { platform: "linux/arm64", layers: [arm64], metadata: defaultMetadata() },
         { platform: "darwin/arm64", failure: new PkgError(ExitCode.Failed, "digest mismatch for tool.tgz") },
       ],
     }).result;

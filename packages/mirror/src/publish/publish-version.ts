@@ -152,7 +152,7 @@ async function pushPlatform(
         target: attemptTarget,
         tag: context.primary,
         platform: platform.key,
-        layers: [platform.layer],
+        layers: platform.layers,
         metadata: platform.metadata,
         cascade: false,
         annotations: context.annotations,
