@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
 import { type Metadata, readMetadataFile, writeMetadataFile } from "@pkg/package";
 import type { BundlePool } from "@pkg/package/bundle";
-import type { SyncTask } from "../plan/jobs.js";
+import type { PairJob } from "../plan/jobs.js";
 import { assetTypeFor } from "../spec/asset-type.js";
 import type { MirrorSpec } from "../spec/mirror-spec.js";
 import type { VariantSpec } from "../spec/variants.js";
@@ -22,10 +22,10 @@ export const METADATA_FILE = "metadata.json";
 export function taskDirectory(
   workDir: string,
   name: string,
-  task: Pick<SyncTask, "version" | "column">,
+  pair: Pick<PairJob, "version" | "column">,
 ): string {
-  const slug = task.column.id.replace(/[^A-Za-z0-9._-]+/g, "-");
-  return join(workDir, name, task.version.version, slug);
+  const slug = pair.column.replace(/[^A-Za-z0-9._-]+/g, "-");
+  return join(workDir, name, pair.version, slug);
 }
 
 /** A built pair: its bundle and the metadata to push with it. */
@@ -90,10 +90,11 @@ async function finishedBundle(dir: string): Promise<BuiltPair | undefined> {
   return { bundle, metadata: await readMetadataFile(metadataFile), reusedBundle: true, reusedDownload: true };
 }
 
-function variantOf(spec: MirrorSpec, task: SyncTask): VariantSpec | undefined {
-  const { variant, label } = task.column.set;
+/** The pair's variant: the default one (or the unnamed one) when it has none, else the one it names. */
+function variantOf(spec: MirrorSpec, pair: PairJob): VariantSpec | undefined {
+  const { variant } = pair;
   return spec.variants?.find((v) =>
-    variant === undefined ? v.default || v.name === undefined : v.name === label,
+    variant === undefined ? v.default || v.name === undefined : v.name === variant,
   );
 }
 
@@ -104,11 +105,11 @@ function variantOf(spec: MirrorSpec, task: SyncTask): VariantSpec | undefined {
  * that the next pair unpacks while this one compresses. Any failure throws and
  * concerns this pair only; what is complete stays in the task directory for the next run.
  */
-export async function buildPair(task: SyncTask, dir: string, deps: BuildPairDeps): Promise<BuiltPair> {
+export async function buildPair(pair: PairJob, dir: string, deps: BuildPairDeps): Promise<BuiltPair> {
   // The look-ahead turn is asked for before anything else is awaited, so pairs queue in plan order
   // and the oldest version, which is pushed first, is never held back by younger ones.
   const ahead = await deps.lookahead.acquire();
-  const what = `${task.version.version} ${task.column.id}`;
+  const what = `${pair.version} ${pair.column}`;
   const { signal } = deps;
   try {
     const earlier = await finishedBundle(dir);
@@ -117,14 +118,14 @@ export async function buildPair(task: SyncTask, dir: string, deps: BuildPairDeps
       return earlier;
     }
     if (signal?.aborted) throw stoppedError(what);
-    deps.log.progress(`${what}: downloading ${task.asset.name}`);
+    deps.log.progress(`${what}: downloading ${pair.asset.name}`);
     const downloaded = await deps.downloader.download({
-      version: task.version.version,
-      asset: task.asset,
-      dest: join(dir, "download", task.asset.name.replace(/[/\\]/g, "_")),
+      version: pair.version,
+      asset: pair.asset,
+      dest: join(dir, "download", pair.asset.name.replace(/[/\\]/g, "_")),
       signal,
     });
-    return await bundlePair(task, dir, downloaded, { ...deps, unpacking: ahead });
+    return await bundlePair(pair, dir, downloaded, { ...deps, unpacking: ahead });
   } finally {
     ahead();
   }
@@ -132,13 +133,13 @@ export async function buildPair(task: SyncTask, dir: string, deps: BuildPairDeps
 
 /** Unpacks, prepares and bundles a downloaded pair; `unpacking` is called as its unpacking starts. */
 async function bundlePair(
-  task: SyncTask,
+  pair: PairJob,
   dir: string,
   downloaded: DownloadedAsset,
   deps: BuildPairDeps & { unpacking: () => void },
 ): Promise<BuiltPair> {
   const { spec, signal } = deps;
-  const what = `${task.version.version} ${task.column.id}`;
+  const what = `${pair.version} ${pair.column}`;
   const stopCheck = () => {
     if (signal?.aborted) throw stoppedError(what);
   };
@@ -147,15 +148,15 @@ async function bundlePair(
     const prepared = await deps.unpackSlot(async () => {
       deps.unpacking();
       stopCheck();
-      const variant = variantOf(spec, task);
-      const platform = task.column.platform;
+      const variant = variantOf(spec, pair);
+      const { platform } = pair;
       await rm(tree, { recursive: true, force: true });
       deps.log.progress(`${what}: unpacking`);
       const assetType = assetTypeFor(variant?.asset_type ?? spec.asset_type, platform);
       await deps.unpacks.unpack(
         downloaded.path,
         tree,
-        { assetType, platform, assetName: task.asset.name },
+        { assetType, platform, assetName: pair.asset.name },
         signal,
       );
       const selected = await selectMetadata(spec, variant, platform, deps.specDir);
@@ -165,7 +166,7 @@ async function bundlePair(
         platform,
         settings: contentSettings(spec, variant),
         target: deps.targetName,
-        version: task.version.version,
+        version: pair.version,
         log: deps.log,
       });
     });

@@ -16,7 +16,7 @@ import { createDownloader } from "../build/fetch/downloader.js";
 import { Semaphore } from "../build/semaphore.js";
 import { createUnpackPool } from "../build/unpack/unpack-pool.js";
 import type { HttpClient } from "../http/types.js";
-import { planSync, type SyncPlan, type SyncTask, type VersionGroup } from "../plan/jobs.js";
+import { type PairJob, planJobs, type VersionJob } from "../plan/jobs.js";
 import { planRun, type RunnableSpec } from "../plan/plan-run.js";
 import { publishVersion, type VersionPlatform } from "../publish/index.js";
 import { observeIndexes } from "../publish/index-observer.js";
@@ -99,21 +99,22 @@ const failedPair = (platform: string, error: { exitCode: ExitCode; message: stri
  */
 export async function runSync(loaded: LoadedSpec, options: SyncOptions): Promise<SyncReport> {
   const { log } = options;
+  const now = options.now ?? new Date();
   const observer = observeIndexes(options.target);
   const run = await planRun(loaded, { ...options, target: observer.target });
   const { spec } = run;
-  const plan = planSync(run, spec.versions);
+  const jobs = planJobs(run, now);
   const report = (versions: SyncVersionResult[]): SyncReport => ({
-    name: spec.name,
-    target: run.target.displayName,
+    name: jobs.name,
+    target: jobs.target,
     dry_run: options.dryRun === true,
     versions,
     counts: countPairs(versions),
     ...(options.signal?.aborted ? { interrupted: String(options.signal.reason) } : {}),
   });
-  if (options.dryRun) return report(plan.groups.map(dryRunGroup));
+  if (options.dryRun) return report(jobs.versions.map(dryRunGroup));
 
-  const results = await buildAndPublish(plan, {
+  const results = await buildAndPublish(jobs.versions, {
     ...options,
     spec,
     specDir: loaded.specDir,
@@ -141,7 +142,10 @@ function slot(size: number): Slot {
  * and no version is pushed after it (a version whose push has begun is completed, so that no
  * version is left half tagged).
  */
-async function buildAndPublish(plan: SyncPlan, context: RunContext): Promise<SyncVersionResult[]> {
+async function buildAndPublish(
+  versions: readonly VersionJob[],
+  context: RunContext,
+): Promise<SyncVersionResult[]> {
   const { spec, log } = context;
   const concurrency = spec.concurrency ?? defaultConcurrency();
   const workDir = resolve(context.workDir);
@@ -179,8 +183,8 @@ async function buildAndPublish(plan: SyncPlan, context: RunContext): Promise<Syn
     log,
     signal: stop.signal,
   };
-  const dirOf = (task: SyncTask) => taskDirectory(workDir, spec.name, task);
-  const build = async (task: SyncTask): Promise<BuildOutcome> => {
+  const dirOf = (task: PairJob) => taskDirectory(workDir, spec.name, task);
+  const build = async (task: PairJob): Promise<BuildOutcome> => {
     if (stop.signal.aborted) return { ok: "cancelled" };
     try {
       return { ok: true, built: await buildPair(task, dirOf(task), deps) };
@@ -188,29 +192,28 @@ async function buildAndPublish(plan: SyncPlan, context: RunContext): Promise<Syn
       // once the run has stopped, a failure is the stop cutting the pair off
       if (stop.signal.aborted) return { ok: "cancelled" };
       const failure = asPkgError(error);
-      log.warn(`${task.version.version} ${task.column.id}: ${failure.message}`);
+      log.warn(`${task.version} ${task.column}: ${failure.message}`);
       failed();
       return { ok: false, error: failure };
     }
   };
   // every build starts now, oldest version first; the pools bound how many run at once
-  const builds = new Map(plan.groups.flatMap((g) => g.tasks).map((task) => [task, build(task)]));
-  if (plan.groups.some((g) => g.refused.length > 0)) failed();
+  const builds = new Map(versions.flatMap((g) => g.pairs).map((task) => [task, build(task)]));
+  if (versions.some((g) => g.refused.length > 0)) failed();
   try {
-    const now = context.now ?? new Date();
     const results: SyncVersionResult[] = [];
-    for (const group of plan.groups) {
+    for (const group of versions) {
       const outcomes = await Promise.all(
-        group.tasks.map(async (task) => ({
+        group.pairs.map(async (task) => ({
           task,
           outcome: await (builds.get(task) as Promise<BuildOutcome>),
         })),
       );
-      if (stop.signal.aborted && (group.tasks.length > 0 || group.refused.length > 0 || group.retag)) {
+      if (stop.signal.aborted && (group.pairs.length > 0 || group.refused.length > 0 || group.retag)) {
         results.push(stoppedGroup(group, outcomes, stoppedBy()));
         continue;
       }
-      results.push(await publishGroup(group, outcomes, { ...context, now }, dirOf));
+      results.push(await publishGroup(group, outcomes, context, dirOf));
       if (results.at(-1)?.platforms.some((p) => p.status === "failed")) failed();
     }
     return results;
@@ -223,40 +226,39 @@ async function buildAndPublish(plan: SyncPlan, context: RunContext): Promise<Syn
   }
 }
 
-function groupVariant(group: VersionGroup): { variant?: string } {
-  const variant = group.columns[0]?.set.variant;
-  return variant === undefined ? {} : { variant };
+function groupVariant(group: VersionJob): { variant?: string } {
+  return group.variant === undefined ? {} : { variant: group.variant };
 }
 
 const OWED_TAGS = "published; its version's exact and rolling tags are owed";
 
-function dryRunGroup(group: VersionGroup): SyncVersionResult {
+function dryRunGroup(group: VersionJob): SyncVersionResult {
   const planned = (platform: string, reason: string) => ({
     ...skippedPair(platform, reason),
     status: "planned" as const,
   });
   return unpublishedGroup(group, [
-    ...group.tasks.map((t) => planned(t.column.platform, `asset ${t.asset.name}`)),
-    ...(group.retag ? group.carried.map((c) => planned(c.platform, OWED_TAGS)) : []),
+    ...group.pairs.map((t) => planned(t.platform, `asset ${t.asset.name}`)),
+    ...(group.retag ? group.carried.map((platform) => planned(platform, OWED_TAGS)) : []),
   ]);
 }
 
-type Outcomes = Array<{ task: SyncTask; outcome: BuildOutcome }>;
+type Outcomes = Array<{ task: PairJob; outcome: BuildOutcome }>;
 
 /** A group reached after the run stopped (`--fail-fast`, a signal): its failures reported, the rest skipped. */
-function stoppedGroup(group: VersionGroup, outcomes: Outcomes, why: string): SyncVersionResult {
+function stoppedGroup(group: VersionJob, outcomes: Outcomes, why: string): SyncVersionResult {
   return unpublishedGroup(
     group,
     outcomes.map(({ task, outcome }) =>
       outcome.ok === false
-        ? failedPair(task.column.platform, outcome.error)
-        : skippedPair(task.column.platform, `not pushed: ${why}`),
+        ? failedPair(task.platform, outcome.error)
+        : skippedPair(task.platform, `not pushed: ${why}`),
     ),
   );
 }
 
 /** A version nothing was pushed for: the given pairs, then its refused and skipped ones. */
-function unpublishedGroup(group: VersionGroup, pairs: SyncVersionResult["platforms"]): SyncVersionResult {
+function unpublishedGroup(group: VersionJob, pairs: SyncVersionResult["platforms"]): SyncVersionResult {
   return {
     version: group.version,
     ...groupVariant(group),
@@ -264,26 +266,24 @@ function unpublishedGroup(group: VersionGroup, pairs: SyncVersionResult["platfor
     layer_reuse: noReuse(),
     platforms: [
       ...pairs,
-      ...group.refused.map((r) =>
-        failedPair(r.column.platform, { exitCode: ExitCode.Failed, message: r.message }),
-      ),
-      ...group.skipped.map((s) => skippedPair(s.column.platform, s.reason)),
+      ...group.refused.map((r) => failedPair(r.platform, { exitCode: ExitCode.Failed, message: r.message })),
+      ...group.skipped.map((s) => skippedPair(s.platform, s.reason)),
       ...(group.retag && !pairs.some((p) => p.status === "planned")
-        ? group.carried.map((c) => skippedPair(c.platform, OWED_TAGS))
+        ? group.carried.map((platform) => skippedPair(platform, OWED_TAGS))
         : []),
     ],
   };
 }
 
 async function publishGroup(
-  group: VersionGroup,
+  group: VersionJob,
   outcomes: Outcomes,
-  options: SyncOptions & { spec: LoadedSpec["spec"]; now: Date },
-  dirOf: (task: SyncTask) => string,
+  options: SyncOptions & { spec: LoadedSpec["spec"] },
+  dirOf: (task: PairJob) => string,
 ): Promise<SyncVersionResult> {
   const entries: VersionPlatform[] = [
     ...outcomes.map(({ task, outcome }): VersionPlatform => {
-      const platform = task.column.platform;
+      const { platform } = task;
       if (outcome.ok === true)
         return { platform, layers: [outcome.built.bundle], metadata: outcome.built.metadata };
       const failure =
@@ -293,20 +293,23 @@ async function publishGroup(
       return { platform, failure };
     }),
     ...group.refused.map((r) => ({
-      platform: r.column.platform,
+      platform: r.platform,
       failure: new PkgError(ExitCode.Failed, r.message),
     })),
   ];
   if (entries.length === 0 && !group.retag) return unpublishedGroup(group, []);
+  const primaryTag = group.primary_tag;
+  if (primaryTag === undefined)
+    throw new PkgError(ExitCode.Data, `the plan gives version ${group.version} no primary tag`);
   const variant = groupVariant(group);
   const published = await publishVersion({
     target: options.target,
     version: group.version,
     platforms: entries,
-    carried: group.carried.map((c) => c.platform),
+    carried: group.carried,
     ...variant,
     spec: options.spec,
-    now: options.now,
+    primaryTag,
     env: options.env,
     ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
     log: options.log,
@@ -328,11 +331,11 @@ async function publishGroup(
     });
   }
   const retagged = new Map(published.retagged.map((r) => [r.platform, r.tags_written]));
-  const leftAlone = group.skipped.filter((s) => !retagged.has(s.column.platform));
-  for (const column of group.carried) {
-    const tags = retagged.get(column.platform);
-    if (tags !== undefined) platforms.push(retaggedPair(column.platform, tags));
-    else if (group.retag) platforms.push(retagFailure(column.platform, published.error));
+  const leftAlone = group.skipped.filter((s) => !retagged.has(s.platform));
+  for (const platform of group.carried) {
+    const tags = retagged.get(platform);
+    if (tags !== undefined) platforms.push(retaggedPair(platform, tags));
+    else if (group.retag) platforms.push(retagFailure(platform, published.error));
   }
   const wroteAny = platforms.some((p) => p.status === "published" || p.status === "retagged");
   return {
@@ -341,7 +344,7 @@ async function publishGroup(
     ...(wroteAny ? { primary_tag: published.primary_tag } : {}),
     cascade_tags_written: published.cascade_tags_written,
     layer_reuse: noReuse(),
-    platforms: [...platforms, ...leftAlone.map((s) => skippedPair(s.column.platform, s.reason))],
+    platforms: [...platforms, ...leftAlone.map((s) => skippedPair(s.platform, s.reason))],
   };
 }
 

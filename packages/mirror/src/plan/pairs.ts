@@ -115,7 +115,7 @@ export function pairRows(
   plan: PairPlan,
   columns: readonly PairColumn[],
   published: ReadonlyMap<CompiledAssetSet, PublishedVersions>,
-  untagged: ReadonlyMap<CompiledAssetSet, ReadonlySet<string>> = new Map(),
+  untagged: ReadonlyMap<CompiledAssetSet, Pick<ReadonlySet<string>, "has">> = new Map(),
 ): { rows: PairRow[]; ambiguities: Ambiguity[] } {
   const ambiguities: Ambiguity[] = [];
   const rows = plan.pairs.map(({ version, wanted }) => {

@@ -51,6 +51,11 @@ export interface RunPlan {
   published: Map<CompiledAssetSet, PublishedVersions>;
   /** How the published state was learnt: tags listed, summary use, index reads. */
   publishedReads: Omit<PublishedState, "sets" | "untagged">;
+  /**
+   * With the cascade on, per asset set, the versions owing their exact and rolling tags, each
+   * with its newest primary tag (see `untaggedVersions`); empty with the cascade off.
+   */
+  untagged: Map<CompiledAssetSet, ReadonlyMap<string, string>>;
   /** Newest first, one per chosen version. */
   rows: PairRow[];
   ambiguities: Ambiguity[];
@@ -123,9 +128,9 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
     sets.map((set, i) => [set, publishedSets[i] ?? new Map()]),
   );
   // with the cascade off no version is owed exact or rolling tags
-  const owing = (spec.cascade ?? DEFAULT_CASCADE).enabled
-    ? new Map(sets.map((set, i) => [set, untagged[i] ?? new Set<string>()]))
-    : new Map<CompiledAssetSet, Set<string>>();
+  const owing = new Map<CompiledAssetSet, ReadonlyMap<string, string>>(
+    (spec.cascade ?? DEFAULT_CASCADE).enabled ? sets.map((set, i) => [set, untagged[i] ?? new Map()]) : [],
+  );
   const { rows, ambiguities } = pairRows(plan, columns, published, owing);
   return {
     spec,
@@ -136,6 +141,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
     plan,
     published,
     publishedReads,
+    untagged: owing,
     rows,
     ambiguities,
   };

@@ -27,10 +27,11 @@ export interface PublishedState {
   /** One entry per query, in query order. */
   sets: PublishedVersions[];
   /**
-   * Per query, the asked versions with build tags but no exact tag (see `untaggedVersions`): with
-   * the cascade on, once whole, they are owed their exact and rolling tags.
+   * Per query, the asked versions with build tags but no exact tag, each with its newest build tag
+   * (see `untaggedVersions`): with the cascade on, once whole, they are owed their exact and
+   * rolling tags, written under that tag.
    */
-  untagged: Set<string>[];
+  untagged: Map<string, string>[];
   /** Tags the repository holds (one listing). */
   tagCount: number;
   /**

@@ -96,9 +96,12 @@ describe("untaggedVersions", () => {
     "musl-1.1.0_20250101120000",
   ];
 
-  it("names the wanted versions with build tags and no exact tag, pre-releases included", () => {
+  it("names the wanted versions with build tags and no exact tag, pre-releases included, each with its newest build tag", () => {
     expect([...untaggedVersions(tags, undefined, ["1.0.0", "1.1.0", "2.0.0-rc1", "3.0.0", "4.0.0"])]).toEqual(
-      ["1.1.0", "2.0.0-rc1"],
+      [
+        ["1.1.0", "1.1.0_20250201120000"],
+        ["2.0.0-rc1", "2.0.0-rc1_20250101120000"],
+      ],
     );
   });
 
@@ -107,7 +110,9 @@ describe("untaggedVersions", () => {
   });
 
   it("reads one variant's tags only", () => {
-    expect([...untaggedVersions(tags, "musl", ["1.1.0", "1.0.0"])]).toEqual(["1.1.0"]);
+    expect([...untaggedVersions(tags, "musl", ["1.1.0", "1.0.0"])]).toEqual([
+      ["1.1.0", "musl-1.1.0_20250101120000"],
+    ]);
   });
 });
 

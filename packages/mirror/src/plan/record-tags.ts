@@ -50,8 +50,9 @@ export function recordTagsToRead(
 }
 
 /**
- * The wanted versions of one variant whose publication was never completed: they have primary
- * (build) tags but no exact tag, which a cascading publication writes last of all its tags (see
+ * The wanted versions of one variant whose publication was never completed, each with its newest
+ * primary tag (the tag its completion is written under): they have primary (build) tags but no
+ * exact tag, which a cascading publication writes last of all its tags (see
  * `publishTags`). Such a version was pushed while another of its platforms failed, or its run
  * was killed while tagging; once all its platforms are published it is owed its exact and rolling
  * tags. Only meaningful with the cascade on. A release that a longer published release extends
@@ -62,16 +63,18 @@ export function untaggedVersions(
   tags: Iterable<string>,
   variant: string | undefined,
   wanted: Iterable<string>,
-): Set<string> {
+): Map<string, string> {
   const records = groupRecords(tags, variant);
   const releases = [...records.values()].map((r) => r.version).filter((v) => !isPrerelease(v));
-  const untagged = new Set<string>();
+  const untagged = new Map<string, string>();
   for (const text of wanted) {
     const key = versionKey(text);
     const record = key === undefined ? undefined : records.get(key);
-    if (!record || record.exact !== undefined || record.builds.length === 0) continue;
+    if (!record || record.exact !== undefined) continue;
+    const newest = [...record.builds].sort().at(-1);
+    if (newest === undefined) continue;
     if (!isPrerelease(record.version) && releases.some((other) => extends_(other, record.version))) continue;
-    untagged.add(text);
+    untagged.set(text, newest);
   }
   return untagged;
 }

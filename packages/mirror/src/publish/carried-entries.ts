@@ -11,8 +11,6 @@ export interface CarriedEntries {
   entries: Array<PlatformManifest & { asked: string }>;
   /** Platforms asked for that no tag of the version holds (deleted since the plan read them). */
   missing: string[];
-  /** The version's newest own tag (primary, or bare under `build_timestamp: none`). */
-  newestTag?: string;
 }
 
 /**
@@ -44,6 +42,5 @@ export async function readCarriedEntries(
     if (found) entries.push({ ...found, asked: platform });
     else missing.push(platform);
   }
-  const newestTag = own.at(-1);
-  return { entries, missing, ...(newestTag === undefined ? {} : { newestTag }) };
+  return { entries, missing };
 }

@@ -13,7 +13,6 @@ export {
 } from "./attempt-deadline.js";
 export { PUSH_BACKOFF, pushBackoffMs } from "./backoff.js";
 export type { PlatformBundle, PlatformFailedEarlier, VersionPlatform } from "./prepare.js";
-export { primaryTagFor } from "./primary-tag.js";
 export {
   type PlatformPublishResult,
   type PublishVersionOptions,

@@ -77,7 +77,7 @@ function run(name: string, maxRetries: number, overrides: Partial<PublishVersion
         compression_threads: 0,
       },
     },
-    now: new Date("2025-06-01T00:00:00Z"),
+    primaryTag: "2.0.0_20250601000000",
     env: {},
     sleep,
     random: () => 0.5,

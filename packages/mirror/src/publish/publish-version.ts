@@ -3,7 +3,6 @@ import type { ExitCode, Logger } from "@pkg/common";
 import type { Target } from "@pkg/oci";
 import { parseTag } from "@pkg/package";
 import { type LayerReuse, publishTags, pushPackage } from "@pkg/package/push";
-import { DEFAULT_BUILD_TIMESTAMP } from "../spec/build-timestamp.js";
 import { DEFAULT_CASCADE } from "../spec/cascade.js";
 import { defaultConcurrency } from "../spec/concurrency.js";
 import type { MirrorSpec } from "../spec/mirror-spec.js";
@@ -16,7 +15,6 @@ import {
   type ReadyPlatform,
   type VersionPlatform,
 } from "./prepare.js";
-import { primaryTagFor } from "./primary-tag.js";
 import { type RetryOutcome, withPushRetries } from "./retry.js";
 
 export interface PublishVersionOptions {
@@ -33,9 +31,12 @@ export interface PublishVersionOptions {
   carried?: readonly string[];
   /** Non-default variant name; absent for the default variant. */
   variant?: string;
-  spec: Pick<MirrorSpec, "build_timestamp" | "cascade" | "concurrency" | "annotations">;
-  /** The build time the primary tag carries. */
-  now: Date;
+  spec: Pick<MirrorSpec, "cascade" | "concurrency" | "annotations">;
+  /**
+   * The tag the version is pushed under, as the plan decided it: this build's, or for a version
+   * with nothing to push but the tags it owes, its newest primary tag.
+   */
+  primaryTag: string;
   /** The CI variables the annotations come from (default process.env). */
   env?: NodeJS.ProcessEnv;
   sleep?: (ms: number) => Promise<void>;
@@ -241,8 +242,8 @@ function incompleteness(notReady: readonly string[], carried: CarriedEntries): s
  * and the version is whole: every platform of this run pushed and every `carried` platform (one
  * an earlier run published) still there; they then hold the carried platforms' manifests too.
  * Otherwise the green platforms get the primary tag alone. With nothing to push but carried
- * platforms, the version's tags are written for them under its newest primary tag: the run that
- * pushed them failed elsewhere, or was killed while tagging.
+ * platforms, the version's tags are written for them under `primaryTag`, its newest primary tag:
+ * the run that pushed them failed elsewhere, or was killed while tagging.
  */
 export async function publishVersion(options: PublishVersionOptions): Promise<VersionPublishResult> {
   const { spec, log } = options;
@@ -253,15 +254,7 @@ export async function publishVersion(options: PublishVersionOptions): Promise<Ve
       ? await readCarriedEntries(options.target, options.version, options.variant, options.carried ?? [])
       : noCarried;
   const retagOnly = prepared.length === 0;
-  const primary =
-    retagOnly && carried.newestTag !== undefined
-      ? carried.newestTag
-      : primaryTagFor(
-          options.version,
-          spec.build_timestamp ?? DEFAULT_BUILD_TIMESTAMP,
-          options.now,
-          options.variant,
-        );
+  const primary = options.primaryTag;
 
   const enabled = (spec.cascade ?? DEFAULT_CASCADE).enabled;
   const notReady = prepared.filter((p) => !p.ready).map((p) => p.platform);
