@@ -1,5 +1,6 @@
-import type { ExitCode } from "@pkg/common";
+import { ExitCode } from "@pkg/common";
 import type { LayerReuse } from "@pkg/package/push";
+import type { VersionJob } from "../plan/jobs.js";
 
 /**
  * `published`: pushed by this run; `retagged`: published by an earlier run, whose version's
@@ -52,6 +53,48 @@ export interface SyncReport {
 }
 
 export const noReuse = (): LayerReuse => ({ mounted: 0, uploaded: 0, verified: 0 });
+
+export const skippedPair = (platform: string, reason: string): SyncPairResult => ({
+  platform,
+  status: "skipped",
+  reason,
+  tags_written: [],
+  blobs: noReuse(),
+  attempts: 0,
+  reused_download: false,
+  reused_bundle: false,
+});
+
+export const failedPair = (
+  platform: string,
+  error: { exitCode: ExitCode; message: string },
+): SyncPairResult => ({
+  ...skippedPair(platform, ""),
+  status: "failed",
+  reason: undefined,
+  error: { exit_code: error.exitCode, message: error.message },
+});
+
+/** Why a published pair of a version owing its tags is not pushed again. */
+export const OWED_TAGS = "published; its version's exact and rolling tags are owed";
+
+/** A version nothing was pushed for: the given pairs, then its refused and skipped ones. */
+export function unpublishedVersion(job: VersionJob, pairs: readonly SyncPairResult[]): SyncVersionResult {
+  return {
+    version: job.version,
+    ...(job.variant === undefined ? {} : { variant: job.variant }),
+    cascade_tags_written: [],
+    layer_reuse: noReuse(),
+    platforms: [
+      ...pairs,
+      ...job.refused.map((r) => failedPair(r.platform, { exitCode: ExitCode.Failed, message: r.message })),
+      ...job.skipped.map((s) => skippedPair(s.platform, s.reason)),
+      ...(job.retag && !pairs.some((p) => p.status === "planned")
+        ? job.carried.map((platform) => skippedPair(platform, OWED_TAGS))
+        : []),
+    ],
+  };
+}
 
 export function countPairs(versions: readonly SyncVersionResult[]): Record<PairStatus, number> {
   const counts: Record<PairStatus, number> = { published: 0, retagged: 0, skipped: 0, failed: 0, planned: 0 };
