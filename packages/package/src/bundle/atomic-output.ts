@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { readdir, rename, rm } from "node:fs/promises";
+import { lstat, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { describeError, isPkgError, PkgError } from "@pkg/common";
+import { describeError, isPkgError, PkgError, usageError } from "@pkg/common";
 
 /** A hidden, unique name in the same directory as `target`, so that renaming it onto `target` is atomic. */
 export function tempPathBeside(target: string): string {
@@ -17,6 +17,19 @@ export async function removeTempFilesBeside(target: string): Promise<void> {
   const names = await readdir(dirname(target)).catch(() => []);
   const stale = names.filter((name) => name.startsWith(prefix) && name.endsWith(".partial"));
   await Promise.all(stale.map((name) => rm(join(dirname(target), name), { recursive: true, force: true })));
+}
+
+/**
+ * Refuses a destination that exists and is not an empty directory (a file, a link, or a directory
+ * with anything in it), so that writing there can never mix with or replace what someone keeps
+ * there (exit 64; `hint` says what to do instead).
+ */
+export async function checkEmptyDestination(dir: string, hint?: string): Promise<void> {
+  const info = await lstat(dir).catch(() => undefined);
+  if (!info) return;
+  if (!info.isDirectory() || (await readdir(dir)).length > 0) {
+    throw usageError(`${dir}: already exists and is not an empty directory${hint ? `; ${hint}` : ""}`);
+  }
 }
 
 /**

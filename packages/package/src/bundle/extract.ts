@@ -1,10 +1,10 @@
 import { createReadStream } from "node:fs";
-import { chmod, lstat, mkdir, readdir } from "node:fs/promises";
+import { chmod, mkdir } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
-import { dataError, isPkgError, usageError } from "@pkg/common";
+import { dataError, isPkgError } from "@pkg/common";
 import { extract as tarExtract } from "tar-stream";
 import { type ArchiveKind, detectArchiveFile } from "./archive-kind.js";
-import { writeAtomically } from "./atomic-output.js";
+import { checkEmptyDestination, writeAtomically } from "./atomic-output.js";
 import { decompressor } from "./codecs.js";
 import { DigestTap } from "./digest-tap.js";
 import { type Extraction, escapingLink, extractEntry } from "./extract-entry.js";
@@ -32,14 +32,6 @@ async function readKind(file: string): Promise<ArchiveKind> {
   const kind = await detectArchiveFile(file);
   if (!kind) throw dataError(`${file}: not a zstd, xz or tar archive`);
   return kind;
-}
-
-async function checkDestination(destDir: string): Promise<void> {
-  const info = await lstat(destDir).catch(() => undefined);
-  if (!info) return;
-  if (!info.isDirectory() || (await readdir(destDir)).length > 0) {
-    throw usageError(`${destDir}: already exists and is not an empty directory`);
-  }
 }
 
 /** Errors of the decompressor or the tar parser mean a corrupt file; system errors keep their own meaning. */
@@ -99,7 +91,7 @@ export async function extractBundle(
   destDir: string,
   options: ExtractBundleOptions = {},
 ): Promise<ExtractResult> {
-  await checkDestination(destDir);
+  await checkEmptyDestination(destDir);
   const kind = await readKind(file);
   const tap = new DigestTap();
   return writeAtomically(destDir, "extraction", async (temp) => {

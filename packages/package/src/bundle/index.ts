@@ -1,5 +1,5 @@
 export { type ArchiveKind, DETECT_BYTES, detectArchive, detectArchiveFile } from "./archive-kind.js";
-export { removeTempFilesBeside, writeAtomically } from "./atomic-output.js";
+export { checkEmptyDestination, removeTempFilesBeside, writeAtomically } from "./atomic-output.js";
 export { decompressor } from "./codecs.js";
 export { type BundleResult, createBundle } from "./create.js";
 export { type ExtractBundleOptions, type ExtractResult, extractBundle } from "./extract.js";

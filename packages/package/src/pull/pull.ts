@@ -1,10 +1,10 @@
 import { createWriteStream } from "node:fs";
-import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { dataError, type Logger, silentLogger, usageError } from "@pkg/common";
+import { dataError, type Logger, silentLogger } from "@pkg/common";
 import { type Descriptor, MediaType, type Platform, parseManifestDocument, type Target } from "@pkg/oci";
-import { tempPathBeside } from "../bundle/atomic-output.js";
+import { checkEmptyDestination, tempPathBeside } from "../bundle/atomic-output.js";
 import { extractBundle, findEscapingLink } from "../bundle/index.js";
 import { PackageMediaType } from "../media-types.js";
 import { formatHost, formatPlatform, type HostPlatform, selectPlatformEntry } from "../platform/index.js";
@@ -40,7 +40,7 @@ export interface PullReport {
  */
 export async function pullPackage(request: PullRequest): Promise<PullReport> {
   const { target } = request;
-  await refuseNonEmpty(request.outDir);
+  await checkEmptyDestination(request.outDir, "name a new directory with -o");
   const top = await target.fetchManifest(request.reference);
   if (!top) throw dataError(`${target.displayName}:${request.reference} not found`);
   let manifestDescriptor: Descriptor = top.descriptor;
@@ -125,12 +125,4 @@ function selectionLine(platform: Platform | undefined, host: HostPlatform): stri
   const chosen = platform ? formatPlatform(platform) : "a portable entry (no platform)";
   if (host.libc === undefined) return `selected ${chosen}`;
   return `selected ${chosen} (${host.libcRequired ? "libc" : "host libc"} ${host.libc})`;
-}
-
-async function refuseNonEmpty(dir: string): Promise<void> {
-  const info = await stat(dir).catch(() => undefined);
-  if (!info) return;
-  if (!info.isDirectory() || (await readdir(dir)).length > 0) {
-    throw usageError(`${dir} exists and is not empty; name a new directory with -o`);
-  }
 }

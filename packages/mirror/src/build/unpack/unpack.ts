@@ -1,7 +1,7 @@
-import { chmod, lstat, mkdir, readdir, stat } from "node:fs/promises";
+import { chmod, mkdir, stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { dataError, describeError, ExitCode, isPkgError, PkgError, usageError } from "@pkg/common";
-import { ExtractionRecord, writeAtomically } from "@pkg/package/bundle";
+import { dataError, describeError, ExitCode, isPkgError, PkgError } from "@pkg/common";
+import { checkEmptyDestination, ExtractionRecord, writeAtomically } from "@pkg/package/bundle";
 import { binaryFileName } from "./binary-name.js";
 import { type AssetFormat, describeFormat } from "./formats.js";
 import { DEFAULT_UNPACK_LIMITS, UnpackBudget, type UnpackLimits } from "./limits.js";
@@ -31,14 +31,6 @@ export interface UnpackResult {
   entries: number;
   /** Bytes after decompression. */
   bytes: number;
-}
-
-async function checkDestination(destDir: string): Promise<void> {
-  const info = await lstat(destDir).catch(() => undefined);
-  if (!info) return;
-  if (!info.isDirectory() || (await readdir(destDir)).length > 0) {
-    throw usageError(`${destDir}: already exists and is not an empty directory`);
-  }
 }
 
 /** Refuses an asset whose content does not fit its declared `asset_type`. */
@@ -110,7 +102,7 @@ export async function unpackAsset(
 ): Promise<UnpackResult> {
   const asset = options.assetName ?? basename(file);
   const { assetType } = options;
-  await checkDestination(destDir);
+  await checkEmptyDestination(destDir);
   const { format, size } = await naming(asset, undefined, async () => {
     const sniffed = await sniffAsset(file);
     checkFits(sniffed, assetType);
