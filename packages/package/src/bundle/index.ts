@@ -14,6 +14,12 @@ export {
   planBundle,
   sourceDateEpoch,
 } from "./options.js";
-export { findEscapingLink, linkLeavesTree } from "./symlink-guard.js";
+export {
+  findEscapingLink,
+  judgeSymlink,
+  type LinkLookup,
+  type LinkVerdict,
+  linkLeavesTree,
+} from "./symlink-guard.js";
 export { type BundlePool, createBundlePool } from "./worker-pool.js";
 export { writeAll } from "./write-all.js";

@@ -1,8 +1,14 @@
 import { dataError } from "@pkg/common";
-import { archivePathSegments, type Extraction, extractEntry } from "@pkg/package/bundle";
+import {
+  archivePathSegments,
+  type Extraction,
+  extractEntry,
+  judgeSymlink,
+  type LinkLookup,
+  type LinkVerdict,
+} from "@pkg/package/bundle";
 import type { Header } from "tar-stream";
 import type { UnpackBudget } from "./limits.js";
-import { judgeSymlink, type LinkLookup, type LinkVerdict } from "./symlink-scope.js";
 
 /** One archive being unpacked into a fresh directory. */
 export interface Placement {
