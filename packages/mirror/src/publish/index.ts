@@ -12,7 +12,7 @@ export {
   withAttemptDeadline,
 } from "./attempt-deadline.js";
 export { PUSH_BACKOFF, pushBackoffMs } from "./backoff.js";
-export type { PlatformBundle, PlatformFailedEarlier, VersionPlatform } from "./prepare.js";
+export type { PlatformBundle, PlatformFailedEarlier, VersionPlatform } from "./ready-platform.js";
 export {
   type PlatformPublishResult,
   type PublishVersionOptions,

@@ -14,7 +14,7 @@ import {
   preparePlatform,
   type ReadyPlatform,
   type VersionPlatform,
-} from "./prepare.js";
+} from "./ready-platform.js";
 import { type RetryOutcome, withPushRetries } from "./retry.js";
 
 export interface PublishVersionOptions {
