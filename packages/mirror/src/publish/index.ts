@@ -12,11 +12,11 @@ export {
   withAttemptDeadline,
 } from "./attempt-deadline.js";
 export { PUSH_BACKOFF, pushBackoffMs } from "./backoff.js";
-export type { PlatformBundle, PlatformFailedEarlier, VersionPlatform } from "./ready-platform.js";
 export {
   type PlatformPublishResult,
   type PublishVersionOptions,
   publishVersion,
   type VersionPublishResult,
 } from "./publish-version.js";
+export type { PlatformBundle, PlatformFailedEarlier, VersionPlatform } from "./ready-platform.js";
 export { type PushRetryOptions, type RetryOutcome, withPushRetries } from "./retry.js";
