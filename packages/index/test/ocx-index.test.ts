@@ -8,7 +8,7 @@ import {
   rootFilePath,
   sha256Of,
 } from "../src/index.js";
-import { filesBelow, ocxIndexDir, readBytes } from "./fixtures.js";
+import { filesBelow, ocxIndexDir, readBytes } from "./support/fixtures.js";
 
 describe("the real published index", () => {
   const files = filesBelow(ocxIndexDir);

@@ -12,7 +12,7 @@ import {
   readJson,
   setCatalogDigest,
   walkDirectory,
-} from "./fixtures.js";
+} from "./support/fixtures.js";
 
 const hexOf = (digest: string) => digest.slice("sha256:".length);
 

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parsePackageRoot, sha256Of } from "../src/index.js";
-import { ocxIndexDir, readJson, walkDirectory } from "./fixtures.js";
+import { ocxIndexDir, readJson, walkDirectory } from "./support/fixtures.js";
 
 describe("walking the real index on disk", () => {
   it("reads all 62 packages with their image indexes, readmes and logos, every file verified", async () => {

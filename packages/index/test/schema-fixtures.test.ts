@@ -9,7 +9,7 @@ import {
   parseIndexConfig,
   parsePackageRoot,
 } from "../src/index.js";
-import { filesBelow, schemaDir } from "./fixtures.js";
+import { filesBelow, schemaDir } from "./support/fixtures.js";
 
 type Parse = (input: unknown, where: string) => unknown;
 

@@ -5,7 +5,7 @@ import type { LoadedIndex } from "../../src/sources/types.js";
 import { ocxIndexFixture as ocxIndexDir } from "../support/catalog-project.js";
 
 /** The publisher's edits to an index copy, shared with the index package's reader tests. */
-export { publishRoot, readJson } from "../../../index/test/fixtures.js";
+export { publishRoot, readJson } from "../../../index/test/support/fixtures.js";
 export { ocxIndexDir };
 
 export const schemaFixtures = fileURLToPath(

@@ -2,11 +2,20 @@ import { readdirSync, readFileSync } from "node:fs";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { sha256Of } from "../src/index.js";
-import { createFsReader, DEFAULT_FILE_CONCURRENCY, type WalkedIndex, walkIndex } from "../src/read/index.js";
+import { sha256Of } from "../../src/index.js";
+import {
+  createFsReader,
+  DEFAULT_FILE_CONCURRENCY,
+  type WalkedIndex,
+  walkIndex,
+} from "../../src/read/index.js";
 
-export const schemaDir = fileURLToPath(new URL("../../../../shared/fixtures/index-schema/", import.meta.url));
-export const ocxIndexDir = fileURLToPath(new URL("../../../../shared/fixtures/ocx-index/", import.meta.url));
+export const schemaDir = fileURLToPath(
+  new URL("../../../../../shared/fixtures/index-schema/", import.meta.url),
+);
+export const ocxIndexDir = fileURLToPath(
+  new URL("../../../../../shared/fixtures/ocx-index/", import.meta.url),
+);
 
 /** Every file below `dir`, index-relative with `/` separators. */
 export function filesBelow(dir: string): string[] {
