@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnCollect, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeSampleTree } from "./fixture-tree.js";
-import { runPkg } from "./run-pkg.js";
+import { writeSampleTree } from "./support/fixture-tree.js";
+import { runPkg } from "./support/run-pkg.js";
 
 const bin = fileURLToPath(new URL("../bin/pkg.js", import.meta.url));
 const ref = "demo.test/acme/tool:1.0.0";

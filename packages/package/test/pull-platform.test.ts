@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { type RunningRegistry, startRegistry, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detectHostPlatform } from "../src/platform/index.js";
-import { writeSampleTree } from "./fixture-tree.js";
-import { runPkg } from "./run-pkg.js";
+import { writeSampleTree } from "./support/fixture-tree.js";
+import { runPkg } from "./support/run-pkg.js";
 
 let registry: RunningRegistry;
 let work: TempDir;

@@ -10,8 +10,8 @@ import {
   tempDir,
 } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeSampleTree } from "./fixture-tree.js";
-import { runPkg } from "./run-pkg.js";
+import { writeSampleTree } from "./support/fixture-tree.js";
+import { runPkg } from "./support/run-pkg.js";
 
 let work: TempDir;
 let bundle: string;

@@ -2,9 +2,9 @@ import { mkdir, readdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CraftedEntry, craftTar, run } from "../src/bundle/test-support.js";
-import { writeSampleTree } from "./fixture-tree.js";
-import { runPkg } from "./run-pkg.js";
+import { type CraftedEntry, craftTar, run } from "./support/bundle-trees.js";
+import { writeSampleTree } from "./support/fixture-tree.js";
+import { runPkg } from "./support/run-pkg.js";
 
 let work: TempDir;
 let layout: string;

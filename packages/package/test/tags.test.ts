@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { MediaType, openLayout } from "@pkg/oci";
 import { type RunningRegistry, startRegistry, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeSampleTree } from "./fixture-tree.js";
-import { runPkg } from "./run-pkg.js";
+import { writeSampleTree } from "./support/fixture-tree.js";
+import { runPkg } from "./support/run-pkg.js";
 
 let registry: RunningRegistry;
 let work: TempDir;

@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createBundle } from "./create.js";
 import {
   decompressWithTool,
   dir,
@@ -15,7 +14,8 @@ import {
   type TreeSpec,
   tarHeaders,
   writeTree,
-} from "./test-support.js";
+} from "../../test/support/bundle-trees.js";
+import { createBundle } from "./create.js";
 
 const longPath = `${"deep/".repeat(40)}${"n".repeat(120)}.txt`;
 // 3 MiB, not a multiple of 512, half incompressible: it takes the streamed path for large files

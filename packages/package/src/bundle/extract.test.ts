@@ -3,8 +3,6 @@ import { join } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createBundle } from "./create.js";
-import { extractBundle } from "./extract.js";
 import {
   type CraftedEntry,
   craftTar,
@@ -16,7 +14,9 @@ import {
   run,
   type TreeSpec,
   writeTree,
-} from "./test-support.js";
+} from "../../test/support/bundle-trees.js";
+import { createBundle } from "./create.js";
+import { extractBundle } from "./extract.js";
 
 const spec: TreeSpec = {
   "bin/tool": file("#!/bin/sh\necho tool\n", 0o700),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { tarHeaders } from "../../test/support/bundle-trees.js";
 import { BLOCK, encodeHeader, paxRecord, splitUstarPath, type TarEntry } from "./tar-header.js";
-import { tarHeaders } from "./test-support.js";
 
 const base: TarEntry = { name: "a.txt", type: "file", mode: 0o644, size: 0, mtime: 0 };
 

@@ -5,9 +5,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { PkgError } from "@pkg/common";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { file, link, writeTree } from "../../test/support/bundle-trees.js";
 import { createBundle } from "./create.js";
 import { sidecarPath } from "./digest-sidecar.js";
-import { file, link, writeTree } from "./test-support.js";
 import { type BundlePool, createBundlePool } from "./worker-pool.js";
 
 /** Bytes that compress, but slowly at level 19: letters drawn at random, a space every 8th. */

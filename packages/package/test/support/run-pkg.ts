@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { type CliResult, runCli } from "@pkg/testkit";
 
-const bin = fileURLToPath(new URL("../bin/pkg.js", import.meta.url));
+const bin = fileURLToPath(new URL("../../bin/pkg.js", import.meta.url));
 
 /** Runs the built `pkg` bin (see @pkg/testkit runCli for the environment it gets). */
 export function runPkg(
