@@ -12,9 +12,9 @@ import {
 } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { pythonSpec } from "./conformance/case.js";
 import { forgeRelease, startForge } from "./support/forge.js";
 import { publishIndexes } from "./support/publish-indexes.js";
+import { pythonSpec } from "./support/spec-case.js";
 
 const bin = fileURLToPath(new URL("../bin/pkg-mirror.js", import.meta.url));
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { runCli, type TempDir, tempDir } from "@pkg/testkit";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pythonSpec, spec } from "./conformance/case.js";
+import { pythonSpec, spec } from "./support/spec-case.js";
 
 const bin = fileURLToPath(new URL("../bin/pkg-mirror.js", import.meta.url));
 let work: TempDir;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { SpecError } from "../src/spec/diagnostics.js";
 import { loadMirrorSpec } from "../src/spec/loader.js";
-import { basePythonSpec, baseSpec } from "./conformance/case.js";
+import { basePythonSpec, baseSpec } from "./support/spec-case.js";
 
 /** A small deterministic PRNG (mulberry32): the same seed gives the same mutations. */
 function prng(seed: number) {

@@ -6,7 +6,7 @@ import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { MIRROR_SCHEMA_ID, mirrorSchema } from "../src/schema/mirror.js";
-import type { ConformanceCase } from "./conformance/case.js";
+import type { ConformanceCase } from "./support/spec-case.js";
 
 /*
  * The editor schema and the loader must agree: every spec the loader accepts validates, and every

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { type AssetTypeSpec, assetTypeFor } from "../../src/spec/asset-type.js";
-import type { Fields } from "./case.js";
-import { type ConformanceCase, pythonSpec, spec } from "./case.js";
+import type { Fields } from "../support/spec-case.js";
+import { type ConformanceCase, pythonSpec, spec } from "../support/spec-case.js";
 
 const assetType = (value: Fields[string]) => spec({ asset_type: value });
 const model = (s: Record<string, unknown>) => s.asset_type as AssetTypeSpec;

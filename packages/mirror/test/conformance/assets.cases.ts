@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import type { Fields } from "./case.js";
-import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "./case.js";
+import type { Fields } from "../support/spec-case.js";
+import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "../support/spec-case.js";
 
 const assets = (value: Fields | Fields[string]) => spec({ assets: value });
 const urlIndex = { type: "url_index", url: "https://example.com/index.json" };

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import type { Fields } from "./case.js";
-import { type ConformanceCase, spec } from "./case.js";
+import type { Fields } from "../support/spec-case.js";
+import { type ConformanceCase, spec } from "../support/spec-case.js";
 
 const env = (value: string, extra: Fields = {}) => ({ key: "PATH", type: "path", value, ...extra });
 const metadataJson = (fields: Fields) => JSON.stringify({ type: "bundle", version: 1, ...fields });

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { type ConformanceCase, spec } from "./case.js";
+import { type ConformanceCase, spec } from "../support/spec-case.js";
 
 export const cases: ConformanceCase[] = [
   ...(["datetime", "date", "none"] as const).map(

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import type { Fields } from "./case.js";
-import { type ConformanceCase, spec } from "./case.js";
+import type { Fields } from "../support/spec-case.js";
+import { type ConformanceCase, spec } from "../support/spec-case.js";
 
 const cascade = (value: Fields[string]) => spec({ cascade: value });
 

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { type ConformanceCase, spec } from "./case.js";
+import { type ConformanceCase, spec } from "../support/spec-case.js";
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg"/>';
 

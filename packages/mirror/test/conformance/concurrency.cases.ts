@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { expect } from "vitest";
-import type { Fields } from "./case.js";
-import { type ConformanceCase, spec } from "./case.js";
+import type { Fields } from "../support/spec-case.js";
+import { type ConformanceCase, spec } from "../support/spec-case.js";
 
 const concurrency = (fields: Fields) => spec({ concurrency: fields });
 const field = (key: string) => (s: Record<string, unknown>) =>

@@ -5,7 +5,7 @@ import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidingDiagnostic, SpecError } from "../../src/spec/diagnostics.js";
 import { loadMirrorSpec } from "../../src/spec/loader.js";
-import type { ConformanceCase } from "./case.js";
+import type { ConformanceCase } from "../support/spec-case.js";
 
 // Every `*.cases.ts` beside this file contributes rows.
 const modules = import.meta.glob<{ cases: ConformanceCase[] }>("./*.cases.ts", { eager: true });

@@ -1,5 +1,5 @@
-import type { ConformanceCase } from "./case.js";
-import { spec } from "./case.js";
+import type { ConformanceCase } from "../support/spec-case.js";
+import { spec } from "../support/spec-case.js";
 
 /*
  * Several problems in one spec: every one is reported, in file order; a usage problem (64)

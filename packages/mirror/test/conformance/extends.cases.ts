@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { baseSpec, type ConformanceCase, spec } from "./case.js";
+import { baseSpec, type ConformanceCase, spec } from "../support/spec-case.js";
 
 const parent = spec({ cascade: false, tests: [{ name: "version", command: "tool --version" }] });
 

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import type { Fields } from "./case.js";
-import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "./case.js";
+import type { Fields } from "../support/spec-case.js";
+import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "../support/spec-case.js";
 
 const json = JSON.stringify({ type: "bundle", version: 1 });
 const metadata = (value: Fields[string]) => spec({ metadata: value });

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import type { Fields } from "./case.js";
-import { type ConformanceCase, pythonSpec, spec } from "./case.js";
+import type { Fields } from "../support/spec-case.js";
+import { type ConformanceCase, pythonSpec, spec } from "../support/spec-case.js";
 
 const assets = (value: Fields) => spec({ assets: value });
 const json = JSON.stringify({ type: "bundle", version: 1, env: [] });

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import type { Fields } from "./case.js";
-import { basePythonSpec, type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "./case.js";
+import type { Fields } from "../support/spec-case.js";
+import { basePythonSpec, type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "../support/spec-case.js";
 
 const python = basePythonSpec.python as Fields;
 const withPython = (fields: Fields) => pythonSpec({ python: { ...python, ...fields } });

@@ -5,7 +5,7 @@ import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SpecError } from "../../src/spec/diagnostics.js";
 import { loadMirrorSpec } from "../../src/spec/loader.js";
-import { type SpecObject, spec } from "./case.js";
+import { type SpecObject, spec } from "../support/spec-case.js";
 import { secretRefusals } from "./sign.cases.js";
 
 // The conformance table checks the first diagnostic; here every diagnostic and the thrown

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { type ConformanceCase, type SpecObject, spec } from "./case.js";
+import { type ConformanceCase, type SpecObject, spec } from "../support/spec-case.js";
 
 type Json = Exclude<SpecObject[string], undefined>;
 

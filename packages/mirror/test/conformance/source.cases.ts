@@ -2,8 +2,8 @@ import { expect } from "vitest";
 import { compileRegex } from "../../src/spec/regex.js";
 import { DEFAULT_TAG_PATTERN } from "../../src/spec/source-forgeone.js";
 import { rewriteUrl, type UrlRewrite } from "../../src/spec/url-rewrite.js";
-import type { Fields } from "./case.js";
-import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "./case.js";
+import type { Fields } from "../support/spec-case.js";
+import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "../support/spec-case.js";
 
 const forge = (fields: Fields = {}) =>
   spec({ source: { type: "forgeone_release", owner: "acme", repo: "tool", ...fields } });

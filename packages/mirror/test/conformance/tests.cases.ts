@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { type ConformanceCase, spec } from "./case.js";
+import { type ConformanceCase, spec } from "../support/spec-case.js";
 
 const linux = { "linux/amd64": { runner: "ubuntu-latest" } };
 

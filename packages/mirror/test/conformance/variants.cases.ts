@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import type { Fields } from "./case.js";
-import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "./case.js";
+import type { Fields } from "../support/spec-case.js";
+import { type ConformanceCase, LOCK_FILE, pythonSpec, spec } from "../support/spec-case.js";
 
 const assets = { "linux/amd64": ["tool-.*-linux-amd64\\.tar\\.gz"] };
 const musl = { "linux/amd64+libc.musl": ["tool-.*-linux-musl\\.tar\\.gz"] };

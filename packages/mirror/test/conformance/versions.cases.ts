@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import type { Fields } from "./case.js";
-import { type ConformanceCase, pythonSpec, spec } from "./case.js";
+import type { Fields } from "../support/spec-case.js";
+import { type ConformanceCase, pythonSpec, spec } from "../support/spec-case.js";
 
 const versions = (fields: Fields) => spec({ versions: fields });
 const model = (s: Record<string, unknown>) => s.versions as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { writeTar, writeZip } from "../../src/build/unpack/test-archives.js";
+import { writeTar, writeZip } from "./crafted-archives.js";
 
 /** One hostile asset: how to write it, and what the refusal must say. */
 export interface HostileAsset {

@@ -3,8 +3,8 @@ import { ExitCode, PkgError } from "@pkg/common";
 import type { Metadata } from "@pkg/package";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { metadataWith, type TreeEntry, writeTree } from "../../../test/support/tree-fixture.js";
 import { applyBinScan, scanBinaries } from "./binary-scan.js";
-import { metadataWith, type TreeEntry, writeTree } from "./testing/tree-fixture.js";
 
 const exe = (mode = 0o755): TreeEntry => ({ file: "#!/bin/sh\n", mode });
 const data = (mode = 0o644): TreeEntry => ({ file: "data", mode });

@@ -2,8 +2,8 @@ import { lstat, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { metadataWith, writeTree } from "../../../test/support/tree-fixture.js";
 import { applyExecutableBits } from "./executable-bits.js";
-import { metadataWith, writeTree } from "./testing/tree-fixture.js";
 
 describe("applyExecutableBits", () => {
   let dir: TempDir;

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { type Logger, PkgError } from "@pkg/common";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { buildElf } from "../../../test/support/elf-fixture.js";
+import { metadataWith, writeTree } from "../../../test/support/tree-fixture.js";
 import { prepareContent } from "./prepare.js";
-import { buildElf } from "./testing/elf-fixture.js";
-import { metadataWith, writeTree } from "./testing/tree-fixture.js";
 
 const subject = { target: "registry.test/acme/tool", version: "2.0.0" };
 const musl = buildElf({ bits: 64, endian: "little", interpreter: "/lib/ld-musl-x86_64.so.1" });

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { isPkgError } from "@pkg/common";
 import { runCommand, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeTar } from "../../../test/support/crafted-archives.js";
 import { DEFAULT_UNPACK_LIMITS, type UnpackLimits } from "./limits.js";
-import { writeTar } from "./test-archives.js";
 import { type UnpackAssetType, unpackAsset } from "./unpack.js";
 
 let dir: TempDir;

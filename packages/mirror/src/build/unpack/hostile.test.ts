@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { isPkgError } from "@pkg/common";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type TarEntrySpec, writeTar, writeZip, type ZipEntrySpec } from "./test-archives.js";
+import {
+  type TarEntrySpec,
+  writeTar,
+  writeZip,
+  type ZipEntrySpec,
+} from "../../../test/support/crafted-archives.js";
 import { unpackAsset } from "./unpack.js";
 
 // Layout: <tmp>/work/{asset, secret, out}; <tmp>/outer is a directory two levels above `out`'s content.

@@ -5,9 +5,9 @@ import { type ImageIndex, openRegistry, sha256Digest } from "@pkg/oci";
 import { defaultMetadata } from "@pkg/package";
 import { type RunningRegistry, startRegistry, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { REVISION_ANNOTATION, SOURCE_ANNOTATION } from "./annotations.js";
-import { type PublishVersionOptions, publishVersion } from "./publish-version.js";
-import { makeBundle, recordingLogger, recordingSleep } from "./test-support.js";
+import { REVISION_ANNOTATION, SOURCE_ANNOTATION } from "../src/publish/annotations.js";
+import { type PublishVersionOptions, publishVersion } from "../src/publish/publish-version.js";
+import { makeBundle, recordingLogger, recordingSleep } from "./support/publish-support.js";
 
 let registry: RunningRegistry;
 let temp: TempDir;

@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "@pkg/common";
 import { type RequestHandler, startHttpServer, type TestServer } from "@pkg/testkit";
 import { afterEach, describe, expect, test } from "vitest";
-import { createHttpClient, type MirrorHttpClient } from "../http/client.js";
-import { DEFAULT_TAG_PATTERN, type ForgeoneReleaseSource } from "../spec/source-forgeone.js";
-import { listForgeoneReleases } from "./forgeone.js";
-import { LISTING_RETRY, listingRetryDelay } from "./listing-retry.js";
+import { createHttpClient, type MirrorHttpClient } from "../src/http/client.js";
+import { listForgeoneReleases } from "../src/sources/forgeone.js";
+import { LISTING_RETRY, listingRetryDelay } from "../src/sources/listing-retry.js";
+import { DEFAULT_TAG_PATTERN, type ForgeoneReleaseSource } from "../src/spec/source-forgeone.js";
 
 const hex = (n: number) => n.toString(16).padStart(64, "0");
 const releasesPath = "/repos/acme/tool/releases";

@@ -10,11 +10,11 @@ import {
   tempDir,
 } from "@pkg/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { createHttpClient } from "../http/client.js";
-import { DEFAULT_GENERATOR_TIMEOUT_SECONDS, type GeneratorSpec } from "../spec/generator.js";
-import type { UrlIndexSource } from "../spec/source-url-index.js";
-import { listUrlIndex, type UrlIndexDeps } from "./url-index.js";
-import { URL_REWRITE_ENV } from "./url-rewrite-env.js";
+import { createHttpClient } from "../src/http/client.js";
+import { listUrlIndex, type UrlIndexDeps } from "../src/sources/url-index.js";
+import { URL_REWRITE_ENV } from "../src/sources/url-rewrite-env.js";
+import { DEFAULT_GENERATOR_TIMEOUT_SECONDS, type GeneratorSpec } from "../src/spec/generator.js";
+import type { UrlIndexSource } from "../src/spec/source-url-index.js";
 
 const HEX = "AB".repeat(32);
 const document = JSON.stringify({

@@ -13,9 +13,9 @@ import {
   tempDir,
 } from "@pkg/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import type { Deadline } from "./attempt-deadline.js";
-import { type PublishVersionOptions, publishVersion } from "./publish-version.js";
-import { makeBundle, recordingLogger, recordingSleep } from "./test-support.js";
+import type { Deadline } from "../src/publish/attempt-deadline.js";
+import { type PublishVersionOptions, publishVersion } from "../src/publish/publish-version.js";
+import { makeBundle, recordingLogger, recordingSleep } from "./support/publish-support.js";
 
 let registry: RunningRegistry;
 let guarded: RunningRegistry;

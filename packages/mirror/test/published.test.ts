@@ -1,8 +1,8 @@
 import { openRegistry, type RegistryTarget } from "@pkg/oci";
 import { type RunningRegistry, startRegistry } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishIndexes } from "../../test/support/publish-indexes.js";
-import { classifyPair, readIndexPlatforms, readPublished } from "./published.js";
+import { classifyPair, readIndexPlatforms, readPublished } from "../src/plan/published.js";
+import { publishIndexes } from "./support/publish-indexes.js";
 
 let registry: RunningRegistry;
 let target: RegistryTarget;
