@@ -1,9 +1,9 @@
 import { axeViolations } from "@pkg/testkit";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { useSiteInChromium } from "./chromium-site.js";
-import { buildFixtureSiteWithDocs } from "./fixture-site.js";
-import { watchContext } from "./page-watch.js";
+import { useSiteInChromium } from "../support/chromium-site.js";
+import { buildFixtureSiteWithDocs } from "../support/fixture-site.js";
+import { watchContext } from "../support/page-watch.js";
 
 /** Whether the page body's computed background is dark (relative luminance under one half). */
 function backgroundIsDark(page: Page): Promise<boolean> {

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import { ocxIndexFixture } from "../support/catalog-project.js";
+import { useSiteInChromium, useWatchedPage } from "../support/chromium-site.js";
+import { buildAndServe } from "../support/fixture-site.js";
 import { type SyntheticIndex, writeSyntheticIndex } from "../support/synthetic-index.js";
-import { useSiteInChromium, useWatchedPage } from "./chromium-site.js";
-import { buildAndServe } from "./fixture-site.js";
 
 const fixtureCount = Object.keys(
   (JSON.parse(await readFile(join(ocxIndexFixture, "c/index.json"), "utf8")) as { packages: object })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { useSiteInChromium } from "./chromium-site.js";
-import { buildFixtureSiteWithDocs, strictCsp } from "./fixture-site.js";
-import { watchContext } from "./page-watch.js";
+import { useSiteInChromium } from "../support/chromium-site.js";
+import { buildFixtureSiteWithDocs, strictCsp } from "../support/fixture-site.js";
+import { watchContext } from "../support/page-watch.js";
 
 describe("the site under a strict Content-Security-Policy, and with JavaScript off", () => {
   const browser = useSiteInChromium(buildFixtureSiteWithDocs);

@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { startHttpServer, type TempDir, type TestServer, tempDir } from "@pkg/testkit";
 import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
+import { useSiteInChromium } from "../support/chromium-site.js";
+import { buildAndServe } from "../support/fixture-site.js";
+import { hostileSvgLogo, sentinelPayloads } from "../support/hostile-payloads.js";
+import { watchContext } from "../support/page-watch.js";
 import { type SyntheticIndex, writeSyntheticIndex } from "../support/synthetic-index.js";
-import { useSiteInChromium } from "./chromium-site.js";
-import { buildAndServe } from "./fixture-site.js";
-import { hostileSvgLogo, sentinelPayloads } from "./hostile-payloads.js";
-import { watchContext } from "./page-watch.js";
 
 /** The sanitiser tests' corpus (alert payloads), when present, read in place. */
 async function sharedCorpus(): Promise<string[]> {

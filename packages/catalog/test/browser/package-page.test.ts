@@ -3,8 +3,8 @@ import { join } from "node:path";
 import type { ImageIndex, PackageRoot } from "@pkg/index";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ocxIndexFixture } from "../support/catalog-project.js";
-import { useSiteInChromium, useWatchedPage } from "./chromium-site.js";
-import { buildAndServe } from "./fixture-site.js";
+import { useSiteInChromium, useWatchedPage } from "../support/chromium-site.js";
+import { buildAndServe } from "../support/fixture-site.js";
 
 const readJson = async <T>(path: string) =>
   JSON.parse(await readFile(join(ocxIndexFixture, path), "utf8")) as T;

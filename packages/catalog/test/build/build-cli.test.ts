@@ -8,9 +8,9 @@ import {
   ocxIndexFixture,
   writeCatalogProject,
 } from "../support/catalog-project.js";
+import { bundleClient } from "../support/client-bundle.js";
 import { filesUnder, treeDigests } from "../support/file-tree.js";
 import { writeSyntheticIndex } from "../support/synthetic-index.js";
-import { bundleClient } from "./client-bundle.js";
 
 const logoSvg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><circle cx="4" cy="4" r="4"/></svg>\n';

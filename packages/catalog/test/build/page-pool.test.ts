@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPageRenderer } from "../../src/build/page-pool.js";
 import { buildSiteModel } from "../../src/site/model/site-model.js";
 import type { SiteChrome } from "../../src/site/render/chrome.js";
-import { catalogConfig, loadedIndex, loadedPackage } from "../site/model-fixtures.js";
+import { catalogConfig, loadedIndex, loadedPackage } from "../support/model-fixtures.js";
 
 const chrome: SiteChrome = { title: "T", wordmark: "T", nav: [], footerLinks: [], stylesheets: [] };
 const model = buildSiteModel(

@@ -9,7 +9,7 @@ import {
   type SchemaRelation,
   sources,
   without,
-} from "./case.js";
+} from "../support/config-case.js";
 
 /*
  * The conformance table of catalog-config.md: every rule and every error code, as input → the

@@ -4,7 +4,7 @@ import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONFIG_ERROR_CODES, ConfigError } from "../../src/config/errors.js";
 import { loadCatalogConfig } from "../../src/config/load.js";
-import type { CaseInput } from "./case.js";
+import type { CaseInput } from "../support/config-case.js";
 import { conformanceCases } from "./conformance.cases.js";
 
 let work: TempDir;

@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogConfig } from "../../src/config/load.js";
-import { base } from "./case.js";
+import { base } from "../support/config-case.js";
 
 let work: TempDir;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ciPackageManager } from "../../src/config/ci.js";
 import { ConfigError } from "../../src/config/errors.js";
 import { parseCatalogConfig } from "../../src/config/parse.js";
-import { type ConformanceCase, config, SCHEMA_TABLE, type SchemaItem } from "./case.js";
+import { type ConformanceCase, config, SCHEMA_TABLE, type SchemaItem } from "../support/config-case.js";
 import { conformanceCases } from "./conformance.cases.js";
 
 /*

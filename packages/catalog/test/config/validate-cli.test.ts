@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCli, spawnCollect, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base, config } from "./case.js";
+import { base, config } from "../support/config-case.js";
 
 const bin = fileURLToPath(new URL("../../bin/pkg-catalog.js", import.meta.url));
 let work: TempDir;

@@ -2,9 +2,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { launchChromium, type RunningChromium, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { watchContext } from "../browser/page-watch.js";
+import { type DevProcess, killLeftoverDevProcesses, startDev } from "../support/dev-process.js";
+import { watchContext } from "../support/page-watch.js";
 import { writeSyntheticIndex } from "../support/synthetic-index.js";
-import { type DevProcess, killLeftoverDevProcesses, startDev } from "./dev-process.js";
 
 let work: TempDir;
 let dev: DevProcess | undefined;

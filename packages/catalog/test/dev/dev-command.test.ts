@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { runCli, type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { catalogBin } from "../support/catalog-project.js";
+import { type DevProcess, killLeftoverDevProcesses, startDev } from "../support/dev-process.js";
+import { type EventClient, openEvents } from "../support/event-client.js";
 import { type SyntheticIndex, writeSyntheticIndex } from "../support/synthetic-index.js";
-import { type DevProcess, killLeftoverDevProcesses, startDev } from "./dev-process.js";
-import { type EventClient, openEvents } from "./event-client.js";
 
 const reloadTag = '<script src="/__pkg-dev/reload.js" defer></script>';
 

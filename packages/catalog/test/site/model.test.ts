@@ -5,7 +5,7 @@ import { buildSiteModel } from "../../src/site/model/site-model.js";
 import { groupTags, latestGroup } from "../../src/site/model/tags.js";
 import { checkTopLevelRoutes } from "../../src/site/model/top-level.js";
 import { compareTagsNewestFirst } from "../../src/site/model/versions.js";
-import { catalogConfig, digest, imageIndex, loadedIndex, loadedPackage } from "./model-fixtures.js";
+import { catalogConfig, digest, imageIndex, loadedIndex, loadedPackage } from "../support/model-fixtures.js";
 
 const observed = "2026-01-01T00:00:00Z";
 const later = "2026-02-01T00:00:00Z";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildSiteModel } from "../../src/site/model/site-model.js";
 import type { SiteChrome } from "../../src/site/render/chrome.js";
 import { catalogDocument, packageDocument } from "../../src/site/render/documents.js";
-import { catalogConfig, digest, loadedIndex, loadedPackage } from "./model-fixtures.js";
+import { catalogConfig, digest, loadedIndex, loadedPackage } from "../support/model-fixtures.js";
 
 const chrome: SiteChrome = {
   title: "T",

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SourceEntry } from "../../src/config/types.js";
 import { readSources } from "../../src/sources/read-sources.js";
 import type { LoadedIndex } from "../../src/sources/types.js";
-import { catalogConfig, ocxIndexDir, pathSource, summary } from "./helpers.js";
+import { catalogConfig, ocxIndexDir, pathSource, summary } from "../support/source-fixtures.js";
 
 const quiet = { warn: () => {} };
 

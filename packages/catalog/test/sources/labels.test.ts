@@ -4,7 +4,14 @@ import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/errors.js";
 import { readSources } from "../../src/sources/read-sources.js";
-import { catalogConfig, ocxIndexDir, pathSource, publishRoot, readJson, schemaFixtures } from "./helpers.js";
+import {
+  catalogConfig,
+  ocxIndexDir,
+  pathSource,
+  publishRoot,
+  readJson,
+  schemaFixtures,
+} from "../support/source-fixtures.js";
 
 const quiet = { warn: () => {} };
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/errors.js";
 import type { SourceEntry } from "../../src/config/types.js";
 import { readSources } from "../../src/sources/read-sources.js";
-import { catalogConfig, ocxIndexDir, pathSource, readJson, summary } from "./helpers.js";
+import { catalogConfig, ocxIndexDir, pathSource, readJson, summary } from "../support/source-fixtures.js";
 
 /** Per path, the answers to give before serving the file (a status, or a body replacing it). */
 type Override =

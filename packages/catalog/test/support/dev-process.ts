@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { catalogBin } from "../support/catalog-project.js";
+import { catalogBin } from "./catalog-project.js";
 
 export interface DevProcess {
   /** `http://127.0.0.1:PORT/` from the "serving" line. */

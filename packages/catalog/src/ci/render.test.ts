@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { renderCiFiles } from "../../src/ci/render.js";
-import { yamlScalar } from "../../src/ci/yaml-text.js";
-import type { CatalogConfig, CiConfig } from "../../src/config/types.js";
+import type { CatalogConfig, CiConfig } from "../config/types.js";
+import { renderCiFiles } from "./render.js";
+import { yamlScalar } from "./yaml-text.js";
 
 function configWith(ci: CiConfig | undefined): CatalogConfig {
   return {

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { sha256Of } from "@pkg/index";
 import type { CatalogConfig, SourceEntry } from "../../src/config/types.js";
 import type { LoadedIndex } from "../../src/sources/types.js";
-import { ocxIndexFixture as ocxIndexDir } from "../support/catalog-project.js";
+import { ocxIndexFixture as ocxIndexDir } from "./catalog-project.js";
 
 /** The publisher's edits to an index copy, shared with the index package's reader tests. */
 export { publishRoot, readJson } from "../../../index/test/support/fixtures.js";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/errors.js";
-import { parseCatalogConfig } from "../../src/config/parse.js";
-import { containedPath, isInside } from "../../src/config/paths.js";
-import { config } from "./case.js";
+import { config } from "../../test/support/config-case.js";
+import { ConfigError } from "./errors.js";
+import { parseCatalogConfig } from "./parse.js";
+import { containedPath, isInside } from "./paths.js";
 
 const file = "/srv/site/catalog.config.json";
 

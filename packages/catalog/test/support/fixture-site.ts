@@ -5,7 +5,7 @@ import {
   type CatalogProjectOptions,
   ocxIndexFixture,
   writeCatalogProject,
-} from "../support/catalog-project.js";
+} from "./catalog-project.js";
 
 /** The strict policy the site must work under, sent as a response header by the test server. */
 export const strictCsp =
