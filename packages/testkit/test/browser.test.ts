@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, launchChromium, type RunningChromium } from "./browser.js";
-import type { TestServer } from "./http-server.js";
-import { serveDirectory } from "./static-server.js";
-import { type TempDir, tempDir } from "./temp-dir.js";
+import { axeViolations, launchChromium, type RunningChromium } from "../src/browser.js";
+import type { TestServer } from "../src/http-server.js";
+import { serveDirectory } from "../src/static-server.js";
+import { type TempDir, tempDir } from "../src/temp-dir.js";
 
 describe("launchChromium", () => {
   let dir: TempDir;

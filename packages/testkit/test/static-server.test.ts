@@ -1,10 +1,10 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestServer } from "./http-server.js";
-import { sendRequest } from "./send-request.js";
-import { serveDirectory } from "./static-server.js";
-import { type TempDir, tempDir } from "./temp-dir.js";
+import type { TestServer } from "../src/http-server.js";
+import { sendRequest } from "../src/send-request.js";
+import { serveDirectory } from "../src/static-server.js";
+import { type TempDir, tempDir } from "../src/temp-dir.js";
 
 describe("serveDirectory", () => {
   let dir: TempDir;

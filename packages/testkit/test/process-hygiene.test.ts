@@ -6,7 +6,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const INDEX = fileURLToPath(new URL("./index.ts", import.meta.url));
+const INDEX = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
 /** Running and not a zombie: a container's PID 1 may never reap orphans. */

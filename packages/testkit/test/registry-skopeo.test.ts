@@ -11,8 +11,8 @@ import {
   type TempDir,
   type TestCa,
   tempDir,
-} from "./index.js";
-import { runCommand } from "./run-command.js";
+} from "../src/index.js";
+import { runCommand } from "../src/run-command.js";
 
 const SKOPEO = "/usr/bin/skopeo";
 

@@ -1,7 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestCa, sendRequest, startHttpServer, type TestCa, type TestServer } from "./index.js";
+import { createTestCa, sendRequest, startHttpServer, type TestCa, type TestServer } from "../src/index.js";
 
 describe("test CA", () => {
   let ca: TestCa;

@@ -12,7 +12,7 @@ import {
   startHttpServer,
   startRegistry,
   type TestServer,
-} from "./index.js";
+} from "../src/index.js";
 
 const BODY = Buffer.alloc(64 * 1024, "abcdefgh");
 

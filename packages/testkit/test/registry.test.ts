@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestCa, type RunningRegistry, sendRequest, startRegistry, type TestCa } from "./index.js";
+import { createTestCa, type RunningRegistry, sendRequest, startRegistry, type TestCa } from "../src/index.js";
 
 function basic(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
