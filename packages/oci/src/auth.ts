@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { ExitCode, PkgError, registerSecret } from "@pkg/common";
+import { type Credential, credentialSlug } from "@pkg/net";
 import { type Challenge, parseChallenges } from "./challenge.js";
-import { type Credential, credentialSlug } from "./credentials.js";
 import { drain, readBody } from "./http.js";
 import { classifyNetworkError, isTransientStatus } from "./retry.js";
 

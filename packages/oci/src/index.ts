@@ -1,12 +1,9 @@
 export { memoryBlob } from "./blob-source.js";
 export { type Challenge, parseChallenges } from "./challenge.js";
-export { type Credential, type CredentialOptions, credentialSlug, resolveCredential } from "./credentials.js";
 export { isDigest, parseDigest, sha256Digest, VerifyingStream } from "./digest.js";
-export { type DockerConfigLookup, lookupDockerConfig, parseHelperOutput } from "./docker-config.js";
 export { LayoutTarget, openLayout } from "./layout.js";
 export { MAX_CHUNK_SIZE, MAX_MANIFEST_SIZE } from "./limits.js";
 export { nextLink } from "./link.js";
-export { findNetrcMachine, type NetrcEntry, parseNetrc } from "./netrc.js";
 export {
   formatReference,
   isValidRegistryHost,

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { ExitCode, PkgError } from "@pkg/common";
+import { type Credential, resolveCredential } from "@pkg/net";
 import { Authenticator } from "./auth.js";
-import { type Credential, resolveCredential } from "./credentials.js";
 import { Agents, drain, exchange, readBody, type StreamBody } from "./http.js";
 import { describeRegistryError } from "./registry-errors.js";
 import {

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
+import { credentialSlug } from "@pkg/net";
 import { type RunningRegistry, startRegistry } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { credentialSlug } from "../src/credentials.js";
 import { openRegistry } from "../src/registry.js";
 import { MediaType } from "../src/types.js";
 import { bufferSource, imageManifest, readAll } from "./helpers.js";

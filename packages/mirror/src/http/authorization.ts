@@ -1,4 +1,4 @@
-import { type Credential, resolveCredential } from "@pkg/oci";
+import { type Credential, resolveCredential } from "@pkg/net";
 
 /** The `Authorization` value a ladder credential sends. */
 export function authorizationValue(credential: Credential): string {
