@@ -11,3 +11,4 @@ export {
   parseHelperOutput,
 } from "./credentials/docker-config.js";
 export { findNetrcMachine, type NetrcEntry, parseNetrc } from "./credentials/netrc.js";
+export { extraCasFromEnv, pemCertificates } from "./tls-ca.js";

@@ -21,7 +21,6 @@ export {
 } from "./registry.js";
 export { defaultRetryPolicy, type RetryPolicy } from "./retry.js";
 export type { Target } from "./target.js";
-export { extraCasFromEnv } from "./tls-ca.js";
 export { isLoopbackHost, RegistryClient, type RegistryClientOptions } from "./transport.js";
 export * from "./types.js";
 export type { UploadMode } from "./upload-mode.js";

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { ExitCode, PkgError } from "@pkg/common";
-import { type Credential, resolveCredential } from "@pkg/net";
+import { type Credential, extraCasFromEnv, resolveCredential } from "@pkg/net";
 import { Authenticator } from "./auth.js";
 import { Agents, drain, exchange, readBody, type StreamBody } from "./http.js";
 import { describeRegistryError } from "./registry-errors.js";
@@ -12,7 +12,6 @@ import {
   parseRetryAfter,
   type RetryPolicy,
 } from "./retry.js";
-import { extraCasFromEnv } from "./tls-ca.js";
 
 export interface RegistryClientOptions {
   /** Feeds the credential ladder and the CA variables (default process.env). */

@@ -1,6 +1,6 @@
 import { rootCertificates } from "node:tls";
 import { registerSecret } from "@pkg/common";
-import { extraCasFromEnv } from "@pkg/oci";
+import { extraCasFromEnv } from "@pkg/net";
 import { EnvHttpProxyAgent } from "undici";
 
 export interface ProxySettings {
