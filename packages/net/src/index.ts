@@ -11,4 +11,5 @@ export {
   parseHelperOutput,
 } from "./credentials/docker-config.js";
 export { findNetrcMachine, type NetrcEntry, parseNetrc } from "./credentials/netrc.js";
+export { nextLink } from "./link.js";
 export { extraCasFromEnv, pemCertificates } from "./tls-ca.js";

@@ -3,7 +3,6 @@ export { type Challenge, parseChallenges } from "./challenge.js";
 export { isDigest, parseDigest, sha256Digest, VerifyingStream } from "./digest.js";
 export { LayoutTarget, openLayout } from "./layout.js";
 export { MAX_CHUNK_SIZE, MAX_MANIFEST_SIZE } from "./limits.js";
-export { nextLink } from "./link.js";
 export {
   formatReference,
   isValidRegistryHost,

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import { ExitCode, PkgError } from "@pkg/common";
+import { nextLink } from "@pkg/net";
 import { digestLike, parseDigest, requireDigest, sha256Digest, VerifyingStream } from "./digest.js";
 import { drain, readBody } from "./http.js";
 import { MAX_CHUNK_SIZE, MAX_MANIFEST_SIZE } from "./limits.js";
-import { nextLink } from "./link.js";
 import { isValidRepository, isValidTag, parseReference, type Reference } from "./reference.js";
 import {
   declaredMediaType,
@@ -326,8 +326,8 @@ export class RegistryTarget implements Target {
         throw new PkgError(ExitCode.Data, `${operation}: unreadable tag list (${(error as Error).message})`);
       }
       if (Array.isArray(page.tags)) tags.push(...page.tags.filter((t): t is string => typeof t === "string"));
-      const next = nextLink(single(response.headers.link));
-      url = next === undefined ? undefined : new URL(next, url);
+      const next = nextLink(response.headers.link, url);
+      url = next === undefined ? undefined : new URL(next);
     }
     return tags;
   }

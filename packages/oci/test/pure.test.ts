@@ -1,5 +1,4 @@
 import { describe, expect, test } from "vitest";
-import { nextLink } from "../src/link.js";
 import { backoffDelay, classifyNetworkError, isTransientStatus, parseRetryAfter } from "../src/retry.js";
 import { resolveUploadMode } from "../src/upload-mode.js";
 import { uploadedBytes } from "../src/upload-session.js";
@@ -40,13 +39,7 @@ describe("retry policy", () => {
   });
 });
 
-describe("Link and Range headers", () => {
-  test("rel=next", () => {
-    expect(nextLink('</v2/a/tags/list?last=b&n=2>; rel="next"')).toBe("/v2/a/tags/list?last=b&n=2");
-    expect(nextLink('<https://x/prev>; rel="prev", <https://x/next>; rel=next')).toBe("https://x/next");
-    expect(nextLink('<https://x/a>; title="next"; rel="first"')).toBeUndefined();
-    expect(nextLink(undefined)).toBeUndefined();
-  });
+describe("Range headers", () => {
   test("upload status ranges", () => {
     expect(uploadedBytes("0-1023")).toBe(1024);
     expect(uploadedBytes("bytes=0-9")).toBe(10);

@@ -1,10 +1,10 @@
 import { ExitCode, PkgError, registerSecret } from "@pkg/common";
+import { nextLink } from "@pkg/net";
 import { displayUrl } from "../http/errors.js";
 import type { HttpResponse } from "../http/types.js";
 import { compileRegex } from "../spec/regex.js";
 import type { ForgeoneReleaseSource } from "../spec/source-forgeone.js";
 import { type ForgeRelease, isForgeRelease, releaseVersion } from "./forgeone-release.js";
-import { nextLink } from "./link-header.js";
 import { fetchListingPage } from "./listing-retry.js";
 import type { SourceDeps, UpstreamVersion } from "./types.js";
 import { effectiveUrlRewrite } from "./url-rewrite-env.js";
