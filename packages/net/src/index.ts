@@ -11,5 +11,24 @@ export {
   parseHelperOutput,
 } from "./credentials/docker-config.js";
 export { findNetrcMachine, type NetrcEntry, parseNetrc } from "./credentials/netrc.js";
+export { authorizationValue, ladderAuthorization } from "./http/authorization.js";
+export { discard, pumpBody, readBody } from "./http/body.js";
+export {
+  createHttpClient,
+  DEFAULT_TIMEOUT_MS,
+  type HttpClientOptions,
+  MAX_REDIRECTS,
+  type PooledHttpClient,
+} from "./http/client.js";
+export { displayUrl, HttpTransportError } from "./http/errors.js";
+export { createProxyDispatcher, type ProxySettings, proxySettings } from "./http/proxy-dispatcher.js";
+export type {
+  HttpBodySink,
+  HttpClient,
+  HttpRequest,
+  HttpResponse,
+  HttpResponseHead,
+  HttpStreamResult,
+} from "./http/types.js";
 export { nextLink } from "./link.js";
 export { extraCasFromEnv, pemCertificates } from "./tls-ca.js";

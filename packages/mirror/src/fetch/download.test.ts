@@ -3,9 +3,9 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { ExitCode } from "@pkg/common";
+import { createHttpClient, type PooledHttpClient } from "@pkg/net";
 import { type RequestHandler, startHttpServer, type TempDir, type TestServer, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { createHttpClient, type MirrorHttpClient } from "../http/client.js";
 import type { UpstreamAsset } from "../sources/types.js";
 import { DIGEST_POLICIES, type DigestPolicy, type Verify } from "../spec/verify.js";
 import { createChecksumsSource } from "./checksums-source.js";
@@ -31,7 +31,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function client(): MirrorHttpClient {
+function client(): PooledHttpClient {
   const made = createHttpClient({ env });
   cleanups.push(() => made.close());
   return made;

@@ -1,7 +1,7 @@
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
+import type { HttpClient } from "@pkg/net";
 import { openRegistry, type Target } from "@pkg/oci";
 import { compareVersions, parseVersion } from "@pkg/package";
-import type { HttpClient } from "../http/types.js";
 import { type PublishedState, type PublishedVersions, readPublished } from "../plan/published.js";
 import { versionKey } from "../plan/record-tags.js";
 import { type Ambiguity, assetSets, type CompiledAssetSet, compileAssetSet } from "../plan/resolve-assets.js";

@@ -1,11 +1,11 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { describeError, ExitCode, type Logger, PkgError } from "@pkg/common";
+import type { HttpClient } from "@pkg/net";
 import type { Target } from "@pkg/oci";
 import { createBundlePool } from "@pkg/package/bundle";
 import pLimit from "p-limit";
 import { createDownloader } from "../fetch/downloader.js";
-import type { HttpClient } from "../http/types.js";
 import { publishVersion, type VersionPlatform } from "../publish/index.js";
 import { observeIndexes } from "../publish/index-observer.js";
 import { updatePublishedSummary } from "../publish/published-summary.js";

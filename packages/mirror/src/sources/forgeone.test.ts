@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "@pkg/common";
+import { createHttpClient, type PooledHttpClient } from "@pkg/net";
 import { type RequestHandler, startHttpServer, type TestServer } from "@pkg/testkit";
 import { afterEach, describe, expect, test } from "vitest";
-import { createHttpClient, type MirrorHttpClient } from "../http/client.js";
 import { DEFAULT_TAG_PATTERN, type ForgeoneReleaseSource } from "../spec/source-forgeone.js";
 import { listForgeoneReleases } from "./forgeone.js";
 import { LISTING_RETRY, listingRetryDelay } from "./listing-retry.js";
@@ -87,7 +87,7 @@ function recordingLogger() {
 }
 
 function setup(env: NodeJS.ProcessEnv, options: { rateLimitMs?: number; random?: () => number } = {}) {
-  const http: MirrorHttpClient = createHttpClient({ env });
+  const http: PooledHttpClient = createHttpClient({ env });
   cleanups.push(() => http.close());
   const sleeps: number[] = [];
   const { log, lines } = recordingLogger();

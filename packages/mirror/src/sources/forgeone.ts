@@ -1,7 +1,6 @@
 import { ExitCode, PkgError, registerSecret } from "@pkg/common";
-import { nextLink } from "@pkg/net";
-import { displayUrl } from "../http/errors.js";
-import type { HttpResponse } from "../http/types.js";
+import type { HttpResponse } from "@pkg/net";
+import { displayUrl, nextLink } from "@pkg/net";
 import { compileRegex } from "../spec/regex.js";
 import type { ForgeoneReleaseSource } from "../spec/source-forgeone.js";
 import { type ForgeRelease, isForgeRelease, releaseVersion } from "./forgeone-release.js";

@@ -1,6 +1,6 @@
 import type { Logger } from "@pkg/common";
-import { displayUrl, HttpTransportError } from "../http/errors.js";
-import type { HttpClient, HttpRequest, HttpResponse } from "../http/types.js";
+import type { HttpClient, HttpRequest, HttpResponse } from "@pkg/net";
+import { displayUrl, HttpTransportError } from "@pkg/net";
 import { PUSH_BACKOFF, pushBackoffMs } from "../publish/backoff.js";
 
 /** The spec's retry of one upstream-listing page, independent of `concurrency.max_retries`. */

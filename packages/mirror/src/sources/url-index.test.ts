@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { silentLogger } from "@pkg/common";
+import { createHttpClient } from "@pkg/net";
 import {
   createTestCa,
   type RequestHandler,
@@ -10,7 +11,6 @@ import {
   tempDir,
 } from "@pkg/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { createHttpClient } from "../http/client.js";
 import { DEFAULT_GENERATOR_TIMEOUT_SECONDS, type GeneratorSpec } from "../spec/generator.js";
 import type { UrlIndexSource } from "../spec/source-url-index.js";
 import { listUrlIndex, type UrlIndexDeps } from "./url-index.js";

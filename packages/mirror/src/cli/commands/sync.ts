@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { Command } from "@commander-js/extra-typings";
 import { ExitCode, PkgError, parseFormat, printJson, stderrLogger } from "@pkg/common";
+import { createHttpClient } from "@pkg/net";
 import { openLayout, openRegistry } from "@pkg/oci";
-import { createHttpClient } from "../../http/client.js";
 import { runnableSpec } from "../../pipeline/plan-run.js";
 import { runSync } from "../../pipeline/sync.js";
 import { formatSyncReport } from "../../pipeline/sync-report.js";
@@ -48,7 +48,7 @@ the version is green. A failed pair publishes nothing for itself and makes the r
               { env, retry: { retries: 0 } },
             )
           : openLayout(resolve(options.layout), spec.target.repository);
-      const http = createHttpClient({ env });
+      const http = createHttpClient({ env, userAgent: "pkg-mirror" });
       try {
         const report = await runSync(loaded, {
           workDir: options.workDir,

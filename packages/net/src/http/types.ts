@@ -2,8 +2,8 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Writable } from "node:stream";
 
 /**
- * The one HTTP client of the mirror (every outbound request: forge listings, url indexes, version
- * bounds, downloads). Built by `createHttpClient` (http/client.ts): proxy variables, extra CAs,
+ * The one HTTP client of the pkg tools (the mirror's forge listings, url indexes, version bounds and
+ * downloads among others). Built by `createHttpClient` (http/client.ts): proxy variables, extra CAs,
  * timeouts, and the host-keyed credential ladder applied to the host actually requested.
  */
 export interface HttpRequest {

@@ -22,8 +22,8 @@ export interface HttpClientOptions {
   ca?: string[];
 }
 
-/** The mirror's client, plus `close` to release its pooled connections. */
-export interface MirrorHttpClient extends HttpClient {
+/** The client, plus `close` to release its pooled connections. */
+export interface PooledHttpClient extends HttpClient {
   close(): Promise<void>;
 }
 
@@ -85,14 +85,14 @@ function nodeHeaders(headers: Dispatcher.ResponseData["headers"]): IncomingHttpH
 }
 
 /**
- * The mirror's HTTP client: proxy variables and extra CAs from `env`, redirects followed by hand
+ * The one HTTP client: proxy variables and extra CAs from `env`, redirects followed by hand
  * (at most 10) so that credentials are chosen for each host actually requested. An explicit
  * `Authorization` header is sent to the request's own origin only; every other hop gets the
  * ladder's credential for its host (unless `auth: "none"`).
  */
-export function createHttpClient(options: HttpClientOptions = {}): MirrorHttpClient {
+export function createHttpClient(options: HttpClientOptions = {}): PooledHttpClient {
   const env = options.env ?? process.env;
-  const userAgent = options.userAgent ?? "pkg-mirror";
+  const userAgent = options.userAgent ?? "pkg";
   const dispatcher = createProxyDispatcher(env, options.ca ?? []);
   // a failed CA read must not surface as an unhandled rejection before the first fetch
   dispatcher.catch(() => {});

@@ -1,7 +1,7 @@
 import { rootCertificates } from "node:tls";
 import { registerSecret } from "@pkg/common";
-import { extraCasFromEnv } from "@pkg/net";
 import { EnvHttpProxyAgent } from "undici";
+import { extraCasFromEnv } from "../tls-ca.js";
 
 export interface ProxySettings {
   httpProxy: string;
