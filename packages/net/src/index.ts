@@ -31,4 +31,13 @@ export type {
   HttpStreamResult,
 } from "./http/types.js";
 export { nextLink } from "./link.js";
+export { backoffDelay, type RetryPolicy, SPEC_BACKOFF } from "./retry/policy.js";
+export { parseRetryAfter } from "./retry/retry-after.js";
+export {
+  classifyNetworkError,
+  isCertificateError,
+  isRetryableStatus,
+  networkErrorCode,
+} from "./retry/transient.js";
+export { type RetryEvent, type RetryFailure, type RetryOptions, withRetries } from "./retry/with-retries.js";
 export { extraCasFromEnv, pemCertificates } from "./tls-ca.js";
