@@ -1,9 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { ExitCode, PkgError, registerSecret } from "@pkg/common";
-import { type Credential, credentialSlug } from "@pkg/net";
+import { type Credential, classifyNetworkError, credentialSlug, isRetryableStatus } from "@pkg/net";
 import { type Challenge, parseChallenges } from "./challenge.js";
 import { drain, readBody } from "./http.js";
-import { classifyNetworkError, isTransientStatus } from "./retry.js";
 
 /** Sends one request (to the token realm); network errors propagate for the caller to classify. */
 export type RealmSender = (request: {
@@ -193,7 +192,7 @@ export class Authenticator {
     const status = response.statusCode ?? 0;
     if (status !== 200) {
       await drain(response);
-      if (isTransientStatus(status)) throw new PkgError(ExitCode.Transient, `${where} answered ${status}`);
+      if (isRetryableStatus(status)) throw new PkgError(ExitCode.Transient, `${where} answered ${status}`);
       const who = credential ? `the credentials from ${credential.source}` : "anonymous access";
       throw new PkgError(ExitCode.AuthRejected, `${operation}: ${where} refused ${who} (${status})`);
     }

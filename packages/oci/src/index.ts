@@ -18,8 +18,7 @@ export {
   RegistryTarget,
   type RegistryTargetOptions,
 } from "./registry.js";
-export { defaultRetryPolicy, type RetryPolicy } from "./retry.js";
 export type { Target } from "./target.js";
-export { isLoopbackHost, RegistryClient, type RegistryClientOptions } from "./transport.js";
+export { isLoopbackHost, REGISTRY_RETRY, RegistryClient, type RegistryClientOptions } from "./transport.js";
 export * from "./types.js";
 export type { UploadMode } from "./upload-mode.js";

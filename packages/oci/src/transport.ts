@@ -1,17 +1,17 @@
 import type { IncomingMessage } from "node:http";
 import { ExitCode, PkgError } from "@pkg/common";
-import { type Credential, extraCasFromEnv, resolveCredential } from "@pkg/net";
+import {
+  type Credential,
+  classifyNetworkError,
+  extraCasFromEnv,
+  isRetryableStatus,
+  type RetryPolicy,
+  resolveCredential,
+  withRetries,
+} from "@pkg/net";
 import { Authenticator } from "./auth.js";
 import { Agents, drain, exchange, readBody, type StreamBody } from "./http.js";
 import { describeRegistryError } from "./registry-errors.js";
-import {
-  backoffDelay,
-  classifyNetworkError,
-  defaultRetryPolicy,
-  isTransientStatus,
-  parseRetryAfter,
-  type RetryPolicy,
-} from "./retry.js";
 
 export interface RegistryClientOptions {
   /** Feeds the credential ladder and the CA variables (default process.env). */
@@ -48,6 +48,24 @@ export interface RegistryRequest {
   followRedirects?: boolean;
 }
 
+/** The registry client's configuration of the one retry policy: 250 ms doubling, 30 s cap, equal jitter. */
+export const REGISTRY_RETRY: RetryPolicy = {
+  retries: 3,
+  firstDelayMs: 250,
+  maxDelayMs: 30_000,
+  jitter: { below: 0.5, above: 0 },
+};
+
+/** A failure of one try that another try may heal; `retryAfter` is what the registry asked for. */
+class TransientFailure extends Error {
+  constructor(
+    message: string,
+    readonly retryAfter?: string,
+  ) {
+    super(message);
+  }
+}
+
 const MAX_ERROR_BODY = 64 * 1024;
 const MAX_REDIRECTS = 5;
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
@@ -70,10 +88,6 @@ function speaksPlainHttp(error: unknown): boolean {
     err?.code === "ECONNRESET" ||
     /wrong version number|packet length too long|http request/i.test(err?.message ?? "")
   );
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** The error body of a response, as a short line (empty when unreadable). */
@@ -104,7 +118,7 @@ export class RegistryClient {
   constructor(host: string, options: RegistryClientOptions = {}) {
     this.host = host;
     this.#options = options;
-    this.#policy = { ...defaultRetryPolicy, ...options.retry };
+    this.#policy = { ...REGISTRY_RETRY, ...options.retry };
     this.#auth = new Authenticator(
       host,
       () => this.#resolveCredential(),
@@ -185,33 +199,51 @@ export class RegistryClient {
    * Never resolves with 401/403 (exit 80) or a transient status (retried, then exit 75).
    */
   async request(request: RegistryRequest): Promise<IncomingMessage> {
-    for (let attempt = 0; ; attempt++) {
-      let failure: string;
-      let wait: number | undefined;
-      try {
-        const response = await this.#attempt(request);
-        const status = response.statusCode ?? 0;
-        if (!isTransientStatus(status)) return response;
-        const text = await errorText(response);
-        failure = `${this.host} answered ${status}${text ? ` (${text})` : ""}`;
-        wait = parseRetryAfter(response.headers["retry-after"], Date.now(), this.#policy.maxDelayMs);
-      } catch (error) {
-        if (error instanceof PkgError) {
-          if (error.exitCode !== ExitCode.Transient) throw error;
-          failure = error.message;
-        } else {
-          failure = this.#describeNetworkError(error);
-          if (classifyNetworkError(error) === "unavailable") {
-            throw new PkgError(ExitCode.Unavailable, `${request.operation}: ${failure}`, { cause: error });
-          }
-        }
-      }
-      if (request.retry === false || attempt >= this.#policy.retries) {
-        const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : "";
-        throw new PkgError(ExitCode.Transient, `${request.operation}: ${failure}${tries}`);
-      }
-      await sleep(wait ?? backoffDelay(this.#policy, attempt, Math.random()));
+    const policy = request.retry === false ? { ...this.#policy, retries: 0 } : this.#policy;
+    let attempts = 0;
+    try {
+      return await withRetries(
+        policy,
+        (n) => {
+          attempts = n;
+          return this.#try(request);
+        },
+        {
+          isRetryable: (error) => error instanceof TransientFailure,
+          retryAfter: (failure) =>
+            "error" in failure && failure.error instanceof TransientFailure
+              ? failure.error.retryAfter
+              : undefined,
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof TransientFailure)) throw error;
+      const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
+      throw new PkgError(ExitCode.Transient, `${request.operation}: ${error.message}${tries}`);
     }
+  }
+
+  /** One try; a transient status or network failure throws a `TransientFailure`, an unreachable host exit 69. */
+  async #try(request: RegistryRequest): Promise<IncomingMessage> {
+    let response: IncomingMessage;
+    try {
+      response = await this.#attempt(request);
+    } catch (error) {
+      if (error instanceof PkgError) {
+        if (error.exitCode !== ExitCode.Transient) throw error;
+        throw new TransientFailure(error.message);
+      }
+      const failure = this.#describeNetworkError(error);
+      if (classifyNetworkError(error) === "unavailable") {
+        throw new PkgError(ExitCode.Unavailable, `${request.operation}: ${failure}`, { cause: error });
+      }
+      throw new TransientFailure(failure);
+    }
+    const status = response.statusCode ?? 0;
+    if (!isRetryableStatus(status)) return response;
+    const text = await errorText(response);
+    const retryAfter = response.headers["retry-after"];
+    throw new TransientFailure(`${this.host} answered ${status}${text ? ` (${text})` : ""}`, retryAfter);
   }
 
   #describeNetworkError(error: unknown): string {

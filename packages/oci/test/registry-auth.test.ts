@@ -7,7 +7,7 @@ import { openRegistry } from "../src/registry.js";
 import { MediaType } from "../src/types.js";
 import { bufferSource, imageManifest, readAll } from "./helpers.js";
 
-const fast = { retry: { baseDelayMs: 10 } };
+const fast = { retry: { firstDelayMs: 10 } };
 
 function envFor(host: string, user: string, token: string, type?: string): NodeJS.ProcessEnv {
   const prefix = `PKG_AUTH_${credentialSlug(host)}_`;
