@@ -2,9 +2,8 @@ import { ConfigError } from "../config/errors.js";
 import type { UrlSourceEntry } from "../config/types.js";
 import { withoutCredentials } from "./display-url.js";
 import { DEFAULT_REQUEST_CONCURRENCY } from "./limits.js";
-import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { defaultCacheDir, UrlCache } from "./url-cache.js";
-import { createUrlReader } from "./url-reader.js";
+import { CATALOG_RETRY, createUrlReader } from "./url-reader.js";
 import { type WalkedIndex, walkIndex } from "./walk-index.js";
 
 export interface UrlReadOptions {
@@ -16,7 +15,7 @@ export interface UrlReadOptions {
    *  the system roots plus NODE_EXTRA_CA_CERTS. */
   ca?: string | Uint8Array;
   /** How a retry waits (tests pass one that does not). */
-  sleep?: RetryPolicy["sleep"];
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** Reads an index deployed at an https URL. */
@@ -35,7 +34,8 @@ export async function readUrlSource(
   const concurrency = options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY;
   const reader = createUrlReader(entry.url, {
     cache: new UrlCache(options.cacheDir ?? defaultCacheDir()),
-    retry: { ...DEFAULT_RETRY, ...(options.sleep === undefined ? {} : { sleep: options.sleep }) },
+    retry: CATALOG_RETRY,
+    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
     concurrency,
     ...(options.ca === undefined ? {} : { ca: options.ca }),
   });

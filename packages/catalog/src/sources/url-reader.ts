@@ -1,5 +1,6 @@
 import { Agent } from "node:https";
 import { ExitCode, PkgError } from "@pkg/common";
+import { isRetryableStatus, type RetryPolicy, withRetries } from "@pkg/net";
 import { withoutCredentials } from "./display-url.js";
 import {
   extensionOf,
@@ -9,12 +10,22 @@ import {
   verifyDigest,
 } from "./file-reader.js";
 import { httpsGet, TransportError } from "./https-get.js";
-import { type RetryPolicy, withRetries } from "./retry.js";
 import type { UrlCache } from "./url-cache.js";
+
+/** The catalog's configuration of the one retry policy: 3 attempts, waiting 500 ms then 2 s. */
+export const CATALOG_RETRY: RetryPolicy = {
+  retries: 2,
+  firstDelayMs: 500,
+  multiplier: 4,
+  maxDelayMs: 30_000,
+  jitter: { below: 0, above: 0 },
+};
 
 export interface UrlReaderOptions {
   cache: UrlCache;
   retry: RetryPolicy;
+  /** How a retry waits (tests pass one that does not). */
+  sleep?: (ms: number) => Promise<void>;
   /** Sockets kept open to the server. */
   concurrency: number;
   /** CA certificates trusted instead of the system roots (tests); otherwise the system roots and
@@ -24,7 +35,14 @@ export interface UrlReaderOptions {
 }
 
 /** A status worth another attempt: the server is overloaded or failing for now. */
-class RetryableStatus extends Error {}
+class RetryableStatus extends Error {
+  constructor(
+    message: string,
+    readonly retryAfter: string | undefined,
+  ) {
+    super(message);
+  }
+}
 
 const isRetryable = (error: unknown) => error instanceof TransportError || error instanceof RetryableStatus;
 
@@ -44,30 +62,41 @@ export function createUrlReader(
   const describe = (relPath: string) => `${shown}/${relPath}`;
 
   const get = (relPath: string, maxBytes: number, headers: Record<string, string>) =>
-    withRetries(options.retry, isRetryable, async () => {
-      const where = describe(relPath);
-      let response: Awaited<ReturnType<typeof httpsGet>>;
-      try {
-        response = await httpsGet(urlOf(relPath), {
-          agent,
-          headers,
-          maxBytes,
-          timeoutMs: options.timeoutMs ?? 30_000,
-          where,
-        });
-      } catch (error) {
-        if (error instanceof TransportError) throw new TransportError(`${where}: ${error.message}`);
-        throw error;
-      }
-      if (response.status === 429 || response.status >= 500) {
-        throw new RetryableStatus(`${where}: HTTP ${response.status}`);
-      }
-      return response;
-    }).catch((error: unknown) => {
+    withRetries(
+      options.retry,
+      async () => {
+        const where = describe(relPath);
+        let response: Awaited<ReturnType<typeof httpsGet>>;
+        try {
+          response = await httpsGet(urlOf(relPath), {
+            agent,
+            headers,
+            maxBytes,
+            timeoutMs: options.timeoutMs ?? 30_000,
+            where,
+          });
+        } catch (error) {
+          if (error instanceof TransportError) throw new TransportError(`${where}: ${error.message}`);
+          throw error;
+        }
+        if (isRetryableStatus(response.status)) {
+          throw new RetryableStatus(`${where}: HTTP ${response.status}`, response.headers["retry-after"]);
+        }
+        return response;
+      },
+      {
+        isRetryable,
+        retryAfter: (failure) =>
+          "error" in failure && failure.error instanceof RetryableStatus
+            ? failure.error.retryAfter
+            : undefined,
+        ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+      },
+    ).catch((error: unknown) => {
       if (isRetryable(error)) {
         throw new PkgError(
           ExitCode.Unavailable,
-          `${(error as Error).message} (after ${options.retry.attempts} attempts)`,
+          `${(error as Error).message} (after ${options.retry.retries + 1} attempts)`,
         );
       }
       throw error;
