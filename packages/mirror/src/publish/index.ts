@@ -11,7 +11,6 @@ export {
   realDeadline,
   withAttemptDeadline,
 } from "./attempt-deadline.js";
-export { PUSH_BACKOFF, pushBackoffMs } from "./backoff.js";
 export type { PlatformBundle, PlatformFailedEarlier, VersionPlatform } from "./prepare.js";
 export { primaryTagFor } from "./primary-tag.js";
 export {

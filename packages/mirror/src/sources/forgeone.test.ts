@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "@pkg/common";
-import { createHttpClient, type PooledHttpClient } from "@pkg/net";
+import { backoffDelay, createHttpClient, type PooledHttpClient } from "@pkg/net";
 import { type RequestHandler, startHttpServer, type TestServer } from "@pkg/testkit";
 import { afterEach, describe, expect, test } from "vitest";
 import { DEFAULT_TAG_PATTERN, type ForgeoneReleaseSource } from "../spec/source-forgeone.js";
 import { listForgeoneReleases } from "./forgeone.js";
-import { LISTING_RETRY, listingRetryDelay } from "./listing-retry.js";
+import { LISTING_RETRY } from "./listing-retry.js";
 
 const hex = (n: number) => n.toString(16).padStart(64, "0");
 const releasesPath = "/repos/acme/tool/releases";
@@ -238,12 +238,12 @@ describe("listing failures", () => {
 
   test("the spec's schedule: 5 retries, 1 s doubling, 30 s cap, ±10% jitter", () => {
     expect(LISTING_RETRY).toMatchObject({ retries: 5, firstDelayMs: 1000, maxDelayMs: 30_000 });
-    expect([0, 1, 2, 3, 4, 5, 6].map((retry) => listingRetryDelay(retry, 0.5))).toEqual([
+    expect([0, 1, 2, 3, 4, 5, 6].map((retry) => backoffDelay(LISTING_RETRY, retry + 1, 0.5))).toEqual([
       1000, 2000, 4000, 8000, 16_000, 30_000, 30_000,
     ]);
-    expect(listingRetryDelay(0, 0)).toBe(900);
-    expect(listingRetryDelay(10, 0)).toBe(27_000);
-    expect(listingRetryDelay(10, 0.999_999)).toBe(33_000);
+    expect(backoffDelay(LISTING_RETRY, 1, 0)).toBe(900);
+    expect(backoffDelay(LISTING_RETRY, 11, 0)).toBe(27_000);
+    expect(backoffDelay(LISTING_RETRY, 11, 0.999_999)).toBe(33_000);
   });
 
   test("a page that keeps failing (a dropped connection, then 429) gives up after 5 retries with exit 69", async () => {
