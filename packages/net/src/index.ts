@@ -12,7 +12,7 @@ export {
 } from "./credentials/docker-config.js";
 export { findNetrcMachine, type NetrcEntry, parseNetrc } from "./credentials/netrc.js";
 export { authorizationValue, ladderAuthorization } from "./http/authorization.js";
-export { discard, pumpBody, readBody } from "./http/body.js";
+export { discard, drain, pumpBody, readBody } from "./http/body.js";
 export {
   createHttpClient,
   DEFAULT_TIMEOUT_MS,
@@ -20,11 +20,15 @@ export {
   MAX_REDIRECTS,
   type PooledHttpClient,
 } from "./http/client.js";
-export { displayUrl, HttpTransportError } from "./http/errors.js";
+export { displayUrl, HttpBodyTooLargeError, HttpTransportError } from "./http/errors.js";
 export { createProxyDispatcher, type ProxySettings, proxySettings } from "./http/proxy-dispatcher.js";
+export { REDIRECT_STATUSES, redirectedMethod } from "./http/redirect.js";
+export type { HttpBody, StreamBody } from "./http/request-body.js";
 export type {
   HttpBodySink,
   HttpClient,
+  HttpMethod,
+  HttpOpenResponse,
   HttpRequest,
   HttpResponse,
   HttpResponseHead,

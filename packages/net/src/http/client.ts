@@ -1,13 +1,19 @@
 import type { IncomingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
 import { ExitCode, PkgError } from "@pkg/common";
 import { type Dispatcher, request } from "undici";
+import { isCertificateError, networkErrorCode } from "../retry/transient.js";
 import { ladderAuthorization } from "./authorization.js";
-import { discard, pumpBody, readBody } from "./body.js";
+import { discard, drain, pumpBody, readBody } from "./body.js";
 import { displayUrl, HttpTransportError } from "./errors.js";
 import { createProxyDispatcher } from "./proxy-dispatcher.js";
+import { REDIRECT_STATUSES, redirectedMethod } from "./redirect.js";
+import { BODY_HEADERS, type BodySend, openBody } from "./request-body.js";
 import type {
   HttpBodySink,
   HttpClient,
+  HttpMethod,
+  HttpOpenResponse,
   HttpRequest,
   HttpResponse,
   HttpResponseHead,
@@ -19,7 +25,9 @@ export interface HttpClientOptions {
   env?: NodeJS.ProcessEnv;
   userAgent?: string;
   /** PEM certificates trusted beside Node's roots and the environment's extra CAs. */
-  ca?: string[];
+  ca?: readonly string[];
+  /** Bound of a TCP and TLS connection set-up (default undici's 10 s). */
+  connectTimeoutMs?: number;
 }
 
 /** The client, plus `close` to release its pooled connections. */
@@ -29,10 +37,9 @@ export interface PooledHttpClient extends HttpClient {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_REDIRECTS = 10;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** Parses a URL to request, refusing anything but http(s) and any embedded credentials (exit 65). */
-function requestUrl(text: string, base?: URL): URL {
+function requestUrl(text: string | URL, base?: URL): URL {
   let url: URL;
   try {
     url = new URL(text, base);
@@ -66,12 +73,10 @@ function splitHeaders(headers: Record<string, string> = {}): {
   return { explicitAuth, others };
 }
 
-function transportReason(error: unknown): { reason: string; transient: boolean } {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  // certificate failures do not heal on a retry
-  const certificate = /CERT|SELF_SIGNED|UNABLE_TO_|ERR_TLS/.test(code ?? "");
-  return { reason: code ? `${message} (${code})` : message, transient: !certificate };
+function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
+  const kept = { ...headers };
+  for (const name of BODY_HEADERS) delete kept[name];
+  return kept;
 }
 
 function nodeHeaders(headers: Dispatcher.ResponseData["headers"]): IncomingHttpHeaders {
@@ -84,16 +89,25 @@ function nodeHeaders(headers: Dispatcher.ResponseData["headers"]): IncomingHttpH
   return copy;
 }
 
+/** How long to wait: the whole request (`fetch`), the head in total (`stream`), or each silence only (`open`). */
+type Bound = { signal?: AbortSignal; timeoutMs: number };
+
 /**
- * The one HTTP client: proxy variables and extra CAs from `env`, redirects followed by hand
- * (at most 10) so that credentials are chosen for each host actually requested. An explicit
- * `Authorization` header is sent to the request's own origin only; every other hop gets the
- * ladder's credential for its host (unless `auth: "none"`).
+ * The one HTTP client: proxy variables and extra CAs from `env`, request bodies (bytes, text,
+ * JSON, re-openable streams), redirects followed by hand (at most 10) so that credentials are
+ * chosen for each host actually requested. An explicit `Authorization` header is sent to the
+ * request's own origin only; every other hop gets the ladder's credential for its host (unless
+ * `auth: "none"`). A 307/308 resends the body; a 303, or a 301/302 answering a POST, turns the
+ * request into a GET without body.
  */
 export function createHttpClient(options: HttpClientOptions = {}): PooledHttpClient {
   const env = options.env ?? process.env;
   const userAgent = options.userAgent ?? "pkg";
-  const dispatcher = createProxyDispatcher(env, options.ca ?? []);
+  const dispatcher = createProxyDispatcher(
+    env,
+    options.ca ?? [],
+    options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs },
+  );
   // a failed CA read must not surface as an unhandled rejection before the first fetch
   dispatcher.catch(() => {});
   const ladder = ladderAuthorization(env);
@@ -110,63 +124,82 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
     return ladder(url.host);
   }
 
-  async function send(
-    url: URL,
-    req: HttpRequest,
-    headers: Record<string, string>,
-    signal: AbortSignal,
-  ): Promise<Dispatcher.ResponseData> {
-    const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const pool = await dispatcher;
-    requestCount += 1;
-    try {
-      return await request(url, {
-        dispatcher: pool,
-        method: req.method ?? "GET",
-        headers,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-    } catch (error) {
-      throw transportError(url, error, signal, timeoutMs);
-    }
-  }
-
-  function transportError(url: URL, error: unknown, signal: AbortSignal, timeoutMs: number): PkgError {
+  function transportError(url: URL, error: unknown, bound: Bound): PkgError {
     if (error instanceof PkgError) return error;
-    if (signal.aborted) {
-      return new HttpTransportError(url, `no complete answer within ${timeoutMs} ms`, {
+    if (bound.signal?.aborted) {
+      return new HttpTransportError(url, `no complete answer within ${bound.timeoutMs} ms`, {
         cause: error,
         transient: true,
       });
     }
-    const { reason, transient } = transportReason(error);
-    return new HttpTransportError(url, reason, { cause: error, transient });
+    const code = networkErrorCode(error);
+    const message = error instanceof Error ? error.message : String(error);
+    const reason = code && !message.includes(code) ? `${message} (${code})` : message;
+    // certificate failures do not heal on a retry
+    return new HttpTransportError(url, reason, { cause: error, transient: !isCertificateError(code), code });
+  }
+
+  async function send(
+    url: URL,
+    method: HttpMethod,
+    headers: Record<string, string>,
+    body: BodySend | undefined,
+    bound: Bound,
+  ): Promise<Dispatcher.ResponseData> {
+    const pool = await dispatcher;
+    requestCount += 1;
+    // a failure of the caller's body stream is the caller's own error, passed as it is
+    let bodyFailure: unknown;
+    body?.stream?.on("error", (error) => {
+      bodyFailure ??= error;
+    });
+    try {
+      return await request(url, {
+        dispatcher: pool,
+        method,
+        headers: { ...headers, ...body?.headers },
+        body: body?.body ?? null,
+        signal: bound.signal ?? null,
+        headersTimeout: bound.timeoutMs,
+        bodyTimeout: bound.timeoutMs,
+      });
+    } catch (error) {
+      body?.stream?.destroy();
+      if (bodyFailure !== undefined) throw bodyFailure;
+      throw transportError(url, error, bound);
+    }
   }
 
   /** Sends the request and follows redirects; resolves with the final answer, its body unread. */
-  async function open(
+  async function openWith(
     req: HttpRequest,
-    signal: AbortSignal,
+    bound: Bound,
   ): Promise<{ response: Dispatcher.ResponseData; url: URL }> {
     const first = requestUrl(req.url);
     const { explicitAuth, others } = splitHeaders(req.headers);
+    const maxRedirects = req.maxRedirects ?? MAX_REDIRECTS;
     let url = first;
+    let method: HttpMethod = req.method ?? "GET";
+    let withBody = req.body !== undefined;
     for (let redirects = 0; ; redirects += 1) {
-      const headers: Record<string, string> = { "user-agent": userAgent, ...others };
+      const base = withBody ? others : withoutBodyHeaders(others);
+      const headers: Record<string, string> = { "user-agent": userAgent, ...base };
       const authorization = await authorizationFor(url, first.origin, req, explicitAuth);
       if (authorization !== undefined) headers.authorization = authorization;
-      const response = await send(url, req, headers, signal);
+      const body = withBody && req.body !== undefined ? openBody(req.body, headers) : undefined;
+      const response = await send(url, method, headers, body, bound);
       const location = response.headers.location;
-      if (!REDIRECT_STATUSES.has(response.statusCode) || typeof location !== "string")
-        return { response, url };
+      const follow = req.redirect !== "manual" && REDIRECT_STATUSES.has(response.statusCode);
+      if (!follow || typeof location !== "string") return { response, url };
       // a small redirect body is read off so that the connection can be reused
-      await response.body.dump({ limit: 64 * 1024 }).catch(() => {});
-      if (redirects >= MAX_REDIRECTS) {
-        throw new HttpTransportError(first, `more than ${MAX_REDIRECTS} redirects`, { transient: false });
+      await drain(response.body);
+      if (redirects >= maxRedirects) {
+        throw new HttpTransportError(first, `more than ${maxRedirects} redirects`, { transient: false });
       }
       url = requestUrl(location, url);
+      const next = redirectedMethod(response.statusCode, method);
+      method = next.method;
+      withBody &&= next.body;
     }
   }
 
@@ -174,15 +207,20 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
     return { status: response.statusCode, headers: nodeHeaders(response.headers), url: url.href };
   }
 
+  /** The declared length of a body to come (a HEAD answer declares the length of a body it does not send). */
+  function declaredLength(req: HttpRequest, response: Dispatcher.ResponseData) {
+    return req.method === "HEAD" ? undefined : response.headers["content-length"];
+  }
+
   async function fetch(req: HttpRequest): Promise<HttpResponse> {
     const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const signal = AbortSignal.timeout(timeoutMs);
-    const { response, url } = await open(req, signal);
+    const bound = { signal: AbortSignal.timeout(timeoutMs), timeoutMs };
+    const { response, url } = await openWith(req, bound);
     try {
-      const body = await readBody(response.body, url, req.maxBytes, response.headers["content-length"]);
+      const body = await readBody(response.body, url, req.maxBytes, declaredLength(req, response));
       return { ...head(response, url), body };
     } catch (error) {
-      throw transportError(url, error, signal, timeoutMs);
+      throw transportError(url, error, bound);
     }
   }
 
@@ -191,9 +229,9 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
     // only the wait for the head is bounded in total; the body is bounded per silence (bodyTimeout)
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
-    let opened: Awaited<ReturnType<typeof open>>;
+    let opened: Awaited<ReturnType<typeof openWith>>;
     try {
-      opened = await open(req, controller.signal);
+      opened = await openWith(req, { signal: controller.signal, timeoutMs });
     } finally {
       clearTimeout(timer);
     }
@@ -210,14 +248,20 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
       discard(response.body);
       return { ...answered, bytes: 0 };
     }
-    const declared = req.method === "HEAD" ? undefined : response.headers["content-length"];
-    const bytes = await pumpBody(response.body, writable, url, req.maxBytes, declared);
+    const bytes = await pumpBody(response.body, writable, url, req.maxBytes, declaredLength(req, response));
     return { ...answered, bytes };
+  }
+
+  async function open(req: HttpRequest): Promise<HttpOpenResponse> {
+    const { response, url } = await openWith(req, { timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    const body: Readable = response.body;
+    return { ...head(response, url), body };
   }
 
   return {
     fetch,
     stream,
+    open,
     get requestCount() {
       return requestCount;
     },

@@ -22,12 +22,31 @@ export class HttpTransportError extends PkgError {
   /** The URL of the failing hop, in its display form. */
   readonly url: string;
   readonly transient: boolean;
+  /** The network error's code (`ECONNREFUSED`, `UND_ERR_SOCKET`, ...), when there is one. */
+  readonly code: string | undefined;
 
-  constructor(url: URL | string, reason: string, options: { cause?: unknown; transient: boolean }) {
+  constructor(
+    url: URL | string,
+    reason: string,
+    options: { cause?: unknown; transient: boolean; code?: string | undefined },
+  ) {
     const shown = displayUrl(url);
     super(ExitCode.Unavailable, `${shown}: ${reason}`, { cause: options.cause });
     this.name = "HttpTransportError";
     this.url = shown;
     this.transient = options.transient;
+    this.code = options.code;
+  }
+}
+
+/** A response body longer than the caller accepts: `declared` when its length said so before any byte was read. */
+export class HttpBodyTooLargeError extends HttpTransportError {
+  constructor(
+    url: URL | string,
+    readonly maxBytes: number,
+    readonly declared?: number,
+  ) {
+    super(url, `response body is larger than ${maxBytes} bytes`, { transient: false });
+    this.name = "HttpBodyTooLargeError";
   }
 }

@@ -35,10 +35,13 @@ function registerProxyPassword(proxy: string): void {
 export async function createProxyDispatcher(
   env: NodeJS.ProcessEnv,
   extraCa: readonly string[],
+  options: { connectTimeoutMs?: number } = {},
 ): Promise<EnvHttpProxyAgent> {
   const settings = proxySettings(env);
   registerProxyPassword(settings.httpProxy);
   registerProxyPassword(settings.httpsProxy);
   const tls = { ca: [...rootCertificates, ...(await extraCasFromEnv(env)), ...extraCa] };
-  return new EnvHttpProxyAgent({ ...settings, connect: tls, requestTls: tls, proxyTls: tls });
+  const connect =
+    options.connectTimeoutMs === undefined ? tls : { ...tls, timeout: options.connectTimeoutMs };
+  return new EnvHttpProxyAgent({ ...settings, connect, requestTls: tls, proxyTls: tls });
 }
