@@ -1,4 +1,4 @@
-import { rootCertificates } from "node:tls";
+import { createSecureContext, rootCertificates } from "node:tls";
 import { registerSecret } from "@pkg/common";
 import { EnvHttpProxyAgent } from "undici";
 import { extraCasFromEnv } from "../tls-ca.js";
@@ -40,7 +40,10 @@ export async function createProxyDispatcher(
   const settings = proxySettings(env);
   registerProxyPassword(settings.httpProxy);
   registerProxyPassword(settings.httpsProxy);
-  const tls = { ca: [...rootCertificates, ...(await extraCasFromEnv(env)), ...extraCa] };
+  // one TLS context for every connection of the client: the CA list (often hundreds of
+  // certificates, repeated across the variables) is parsed once, not per connection
+  const ca = [...new Set([...rootCertificates, ...(await extraCasFromEnv(env)), ...extraCa])];
+  const tls = { secureContext: createSecureContext({ ca }) };
   const connect =
     options.connectTimeoutMs === undefined ? tls : { ...tls, timeout: options.connectTimeoutMs };
   return new EnvHttpProxyAgent({ ...settings, connect, requestTls: tls, proxyTls: tls });
