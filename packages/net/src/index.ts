@@ -19,6 +19,7 @@ export {
   type HttpClientOptions,
   MAX_REDIRECTS,
   type PooledHttpClient,
+  readOpenBody,
 } from "./http/client.js";
 export { displayUrl, HttpBodyTooLargeError, HttpTransportError } from "./http/errors.js";
 export { createProxyDispatcher, type ProxySettings, proxySettings } from "./http/proxy-dispatcher.js";

@@ -11,8 +11,8 @@ export interface UrlReadOptions {
   cacheDir?: string;
   /** Requests in flight at once (default 16). */
   concurrency?: number;
-  /** CA certificates to trust instead of the system roots: for tests only. Production relies on
-   *  the system roots plus NODE_EXTRA_CA_CERTS. */
+  /** CA certificates to trust beside the system roots and those the CA variables name
+   *  (PKG_EXTRA_CA_CERTS, SSL_CERT_FILE, SSL_CERT_DIR, NODE_EXTRA_CA_CERTS): for tests. */
   ca?: string | Uint8Array;
   /** How a retry waits (tests pass one that does not). */
   sleep?: (ms: number) => Promise<void>;
@@ -36,12 +36,11 @@ export async function readUrlSource(
     cache: new UrlCache(options.cacheDir ?? defaultCacheDir()),
     retry: CATALOG_RETRY,
     ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
-    concurrency,
     ...(options.ca === undefined ? {} : { ca: options.ca }),
   });
   try {
     return await walkIndex(reader, { source: `sources[${entry.index}]`, concurrency });
   } finally {
-    reader.close();
+    await reader.close();
   }
 }

@@ -2,10 +2,9 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
 import { ExitCode, PkgError } from "@pkg/common";
 import { type Dispatcher, request } from "undici";
-import { isCertificateError, networkErrorCode } from "../retry/transient.js";
 import { ladderAuthorization } from "./authorization.js";
 import { discard, drain, pumpBody, readBody } from "./body.js";
-import { displayUrl, HttpTransportError } from "./errors.js";
+import { displayUrl, HttpTransportError, transportFailure } from "./errors.js";
 import { createProxyDispatcher } from "./proxy-dispatcher.js";
 import { REDIRECT_STATUSES, redirectedMethod } from "./redirect.js";
 import { BODY_HEADERS, type BodySend, openBody } from "./request-body.js";
@@ -124,21 +123,6 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
     return ladder(url.host);
   }
 
-  function transportError(url: URL, error: unknown, bound: Bound): PkgError {
-    if (error instanceof PkgError) return error;
-    if (bound.signal?.aborted) {
-      return new HttpTransportError(url, `no complete answer within ${bound.timeoutMs} ms`, {
-        cause: error,
-        transient: true,
-      });
-    }
-    const code = networkErrorCode(error);
-    const message = error instanceof Error ? error.message : String(error);
-    const reason = code && !message.includes(code) ? `${message} (${code})` : message;
-    // certificate failures do not heal on a retry
-    return new HttpTransportError(url, reason, { cause: error, transient: !isCertificateError(code), code });
-  }
-
   async function send(
     url: URL,
     method: HttpMethod,
@@ -166,7 +150,7 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
     } catch (error) {
       body?.stream?.destroy();
       if (bodyFailure !== undefined) throw bodyFailure;
-      throw transportError(url, error, bound);
+      throw transportFailure(url, error, bound);
     }
   }
 
@@ -220,7 +204,7 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
       const body = await readBody(response.body, url, req.maxBytes, declaredLength(req, response));
       return { ...head(response, url), body };
     } catch (error) {
-      throw transportError(url, error, bound);
+      throw transportFailure(url, error, bound);
     }
   }
 
@@ -269,4 +253,17 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
       await (await dispatcher.catch(() => undefined))?.close();
     },
   };
+}
+
+/**
+ * Reads the whole body of an answer from `open` (at most `maxBytes`); a failure rejects as the
+ * client's own requests do (an `HttpTransportError`, `HttpBodyTooLargeError` for a longer body).
+ */
+export async function readOpenBody(response: HttpOpenResponse, maxBytes?: number): Promise<Buffer> {
+  const url = new URL(response.url);
+  try {
+    return await readBody(response.body, url, maxBytes, response.headers["content-length"]);
+  } catch (error) {
+    throw transportFailure(url, error, { timeoutMs: 0 });
+  }
 }

@@ -1,4 +1,5 @@
 import { ExitCode, PkgError } from "@pkg/common";
+import { isCertificateError, networkErrorCode } from "../retry/transient.js";
 
 /**
  * A URL as it may appear in messages: scheme, host and path. Userinfo is dropped and a query
@@ -49,4 +50,27 @@ export class HttpBodyTooLargeError extends HttpTransportError {
     super(url, `response body is larger than ${maxBytes} bytes`, { transient: false });
     this.name = "HttpBodyTooLargeError";
   }
+}
+
+/**
+ * A failure of a request as the client reports it: its own errors (exit 65 for a refused URL, a
+ * body too large) as they are, a request cut by its `timeoutMs` bound as such, anything else as
+ * an `HttpTransportError` naming the network code; certificate failures are not transient.
+ */
+export function transportFailure(
+  url: URL,
+  error: unknown,
+  bound: { signal?: AbortSignal | undefined; timeoutMs: number },
+): PkgError {
+  if (error instanceof PkgError) return error;
+  if (bound.signal?.aborted) {
+    return new HttpTransportError(url, `no complete answer within ${bound.timeoutMs} ms`, {
+      cause: error,
+      transient: true,
+    });
+  }
+  const code = networkErrorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const reason = code && !message.includes(code) ? `${message} (${code})` : message;
+  return new HttpTransportError(url, reason, { cause: error, transient: !isCertificateError(code), code });
 }
