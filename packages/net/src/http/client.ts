@@ -132,11 +132,6 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
   ): Promise<Dispatcher.ResponseData> {
     const pool = await dispatcher;
     requestCount += 1;
-    // a failure of the caller's body stream is the caller's own error, passed as it is
-    let bodyFailure: unknown;
-    body?.stream?.on("error", (error) => {
-      bodyFailure ??= error;
-    });
     try {
       return await request(url, {
         dispatcher: pool,
@@ -149,7 +144,9 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
       });
     } catch (error) {
       body?.stream?.destroy();
-      if (bodyFailure !== undefined) throw bodyFailure;
+      // a failure of the caller's body stream is the caller's own error, passed as it is
+      const sourceFailure = body?.sourceFailure?.();
+      if (sourceFailure !== undefined) throw sourceFailure;
       throw transportFailure(url, error, bound);
     }
   }

@@ -1,4 +1,4 @@
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 
 /**
  * A request body that can be sent more than once (a retry, a 307/308 redirect, the answer to an
@@ -18,6 +18,39 @@ export interface BodySend {
   body: Buffer | Uint8Array | string | Readable;
   headers: Record<string, string>;
   stream?: Readable;
+  /** For a stream body: the error its source failed with during this send, if it did. */
+  sourceFailure?: () => unknown;
+}
+
+/**
+ * Relays a stream body, noting an error of the source itself: a request cut by the network
+ * destroys the relay (and so the source) without that counting as a failure of the source.
+ */
+function relay(source: Readable): { stream: Readable; failure: () => unknown } {
+  let failure: unknown;
+  let closed = false;
+  async function* chunks(): AsyncGenerator<Buffer | string> {
+    const iterator: AsyncIterator<Buffer | string> = source[Symbol.asyncIterator]();
+    for (;;) {
+      let next: IteratorResult<Buffer | string>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        // only the source's own failure counts; an error thrown into the relay (the request
+        // cut) reaches the `yield` below instead, and closing the relay destroys the source
+        if (!closed) failure = error;
+        throw error;
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  const stream = Readable.from(chunks(), { objectMode: false });
+  stream.once("close", () => {
+    closed = true;
+    source.destroy();
+  });
+  return { stream, failure: () => failure };
 }
 
 function isStreamBody(body: HttpBody): body is StreamBody {
@@ -40,10 +73,10 @@ export function openBody(body: HttpBody, callerHeaders: Record<string, string>):
     return { body: JSON.stringify(body.json), headers };
   }
   if (isStreamBody(body)) {
-    const stream = body.open();
+    const { stream, failure } = relay(body.open());
     const headers: Record<string, string> =
       body.length === undefined ? {} : { "content-length": String(body.length) };
-    return { body: stream, headers, stream };
+    return { body: stream, headers, stream, sourceFailure: failure };
   }
   throw new TypeError("unsupported request body");
 }
