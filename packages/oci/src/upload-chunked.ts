@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { ExitCode } from "@pkg/common";
 import { withRetries } from "@pkg/net";
 import { ChunkReader } from "./chunk-reader.js";
-import { drain } from "./http.js";
+import { drain } from "./response.js";
 import type { BlobSource } from "./types.js";
 import {
   checkContent,
@@ -46,11 +46,11 @@ async function sendChunk(ctx: UploadContext, location: URL, chunk: Buffer, start
         operation: ctx.operation,
         retry: false,
       });
-      if (response.statusCode === 202) {
+      if (response.status === 202) {
         await drain(response);
         return locationOf(response, url, ctx.operation);
       }
-      if (response.statusCode !== 416) throw await unexpected(response, "a chunk upload", ctx.operation);
+      if (response.status !== 416) throw await unexpected(response, "a chunk upload", ctx.operation);
       await drain(response);
       if (await resume()) return url;
     }
