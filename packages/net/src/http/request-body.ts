@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 
 /**
  * A request body that can be sent more than once (a retry, a 307/308 redirect, the answer to an
@@ -28,28 +28,13 @@ export interface BodySend {
  */
 function relay(source: Readable): { stream: Readable; failure: () => unknown } {
   let failure: unknown;
-  let closed = false;
-  async function* chunks(): AsyncGenerator<Buffer | string> {
-    const iterator: AsyncIterator<Buffer | string> = source[Symbol.asyncIterator]();
-    for (;;) {
-      let next: IteratorResult<Buffer | string>;
-      try {
-        next = await iterator.next();
-      } catch (error) {
-        // only the source's own failure counts; an error thrown into the relay (the request
-        // cut) reaches the `yield` below instead, and closing the relay destroys the source
-        if (!closed) failure = error;
-        throw error;
-      }
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-  const stream = Readable.from(chunks(), { objectMode: false });
-  stream.once("close", () => {
-    closed = true;
-    source.destroy();
+  const stream = new PassThrough();
+  source.once("error", (error) => {
+    failure = error;
+    stream.destroy(error);
   });
+  stream.once("close", () => source.destroy());
+  source.pipe(stream);
   return { stream, failure: () => failure };
 }
 
