@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
 import { ExitCode, PkgError } from "@pkg/common";
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher, EnvHttpProxyAgent } from "undici";
 import { ladderAuthorization } from "./authorization.js";
 import { discard, drain, pumpBody, readBody } from "./body.js";
 import { displayUrl, HttpTransportError, transportFailure } from "./errors.js";
@@ -18,6 +18,7 @@ import type {
   HttpResponseHead,
   HttpStreamResult,
 } from "./types.js";
+import { undiciCore } from "./undici-core.js";
 
 export interface HttpClientOptions {
   /** Proxy variables, extra CA variables and credentials are read here (default process.env). */
@@ -102,13 +103,21 @@ type Bound = { signal?: AbortSignal; timeoutMs: number };
 export function createHttpClient(options: HttpClientOptions = {}): PooledHttpClient {
   const env = options.env ?? process.env;
   const userAgent = options.userAgent ?? "pkg";
-  const dispatcher = createProxyDispatcher(
-    env,
-    options.ca ?? [],
-    options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs },
-  );
-  // a failed CA read must not surface as an unhandled rejection before the first fetch
-  dispatcher.catch(() => {});
+  // one pool for plain http, one for https (only it reads the CAs), each made on first use
+  const pools = new Map<"http" | "https", Promise<EnvHttpProxyAgent>>();
+  const poolFor = (url: URL): Promise<EnvHttpProxyAgent> => {
+    const tls = url.protocol === "https:";
+    let pool = pools.get(tls ? "https" : "http");
+    if (pool === undefined) {
+      const timeout =
+        options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs };
+      pool = createProxyDispatcher(env, options.ca ?? [], { ...timeout, tls });
+      // a failed CA read rejects the request that needed it, and no unhandled rejection besides
+      pool.catch(() => {});
+      pools.set(tls ? "https" : "http", pool);
+    }
+    return pool;
+  };
   const ladder = ladderAuthorization(env);
   let requestCount = 0;
 
@@ -130,11 +139,12 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
     body: BodySend | undefined,
     bound: Bound,
   ): Promise<Dispatcher.ResponseData> {
-    const pool = await dispatcher;
+    const pool = await poolFor(url);
     requestCount += 1;
     try {
-      return await request(url, {
-        dispatcher: pool,
+      return await undiciCore().request(pool, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method,
         headers: { ...headers, ...body?.headers },
         body: body?.body ?? null,
@@ -247,7 +257,8 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
       return requestCount;
     },
     async close() {
-      await (await dispatcher.catch(() => undefined))?.close();
+      const opened = await Promise.all([...pools.values()].map((pool) => pool.catch(() => undefined)));
+      await Promise.all(opened.map((pool) => pool?.close()));
     },
   };
 }

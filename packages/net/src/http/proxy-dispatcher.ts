@@ -1,7 +1,8 @@
 import { createSecureContext, rootCertificates } from "node:tls";
 import { registerSecret } from "@pkg/common";
-import { EnvHttpProxyAgent } from "undici";
+import type { EnvHttpProxyAgent } from "undici";
 import { extraCasFromEnv } from "../tls-ca.js";
+import { undiciCore } from "./undici-core.js";
 
 export interface ProxySettings {
   httpProxy: string;
@@ -28,23 +29,30 @@ function registerProxyPassword(proxy: string): void {
 }
 
 /**
- * The connection pool of one client: proxies from `env` (never from process.env behind its back)
- * and TLS trusting Node's roots plus the extra CAs of `env` and `extraCa`, for direct, tunnelled
- * and proxy connections alike.
+ * A connection pool of one client: proxies from `env` (never from process.env behind its back).
+ * With `tls` (the pool of https requests, or any behind an https proxy), TLS trusts Node's roots
+ * plus the extra CAs of `env` and `extraCa`, for direct, tunnelled and proxy connections alike,
+ * in one TLS context; a pool without TLS reads no CA at all.
  */
 export async function createProxyDispatcher(
   env: NodeJS.ProcessEnv,
   extraCa: readonly string[],
-  options: { connectTimeoutMs?: number } = {},
+  options: { connectTimeoutMs?: number; tls: boolean },
 ): Promise<EnvHttpProxyAgent> {
   const settings = proxySettings(env);
   registerProxyPassword(settings.httpProxy);
   registerProxyPassword(settings.httpsProxy);
-  // one TLS context for every connection of the client: the CA list (often hundreds of
-  // certificates, repeated across the variables) is parsed once, not per connection
+  const { EnvHttpProxyAgent } = undiciCore();
+  const timeout = options.connectTimeoutMs === undefined ? {} : { timeout: options.connectTimeoutMs };
+  const httpsProxy = /^https:/i.test(settings.httpProxy) || /^https:/i.test(settings.httpsProxy);
+  if (!options.tls && !httpsProxy) return new EnvHttpProxyAgent({ ...settings, connect: timeout });
+  // the CA list (often hundreds of certificates, repeated across the variables) is parsed once
   const ca = [...new Set([...rootCertificates, ...(await extraCasFromEnv(env)), ...extraCa])];
   const tls = { secureContext: createSecureContext({ ca }) };
-  const connect =
-    options.connectTimeoutMs === undefined ? tls : { ...tls, timeout: options.connectTimeoutMs };
-  return new EnvHttpProxyAgent({ ...settings, connect, requestTls: tls, proxyTls: tls });
+  return new EnvHttpProxyAgent({
+    ...settings,
+    connect: { ...tls, ...timeout },
+    requestTls: tls,
+    proxyTls: tls,
+  });
 }
