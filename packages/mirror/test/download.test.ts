@@ -3,6 +3,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { ExitCode } from "@pkg/common";
+import { createHttpClient, type PooledHttpClient } from "@pkg/net";
 import { type RequestHandler, startHttpServer, type TempDir, type TestServer, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createChecksumsSource } from "../src/build/fetch/checksums-source.js";
@@ -10,7 +11,6 @@ import { type DownloadDeps, downloadAsset, PARTIAL_SUFFIX } from "../src/build/f
 import { createDownloader } from "../src/build/fetch/downloader.js";
 import { VerificationError } from "../src/build/fetch/errors.js";
 import { digestPolicyFor } from "../src/build/fetch/verify-policy.js";
-import { createHttpClient, type MirrorHttpClient } from "../src/http/client.js";
 import type { UpstreamAsset } from "../src/sources/types.js";
 import { DIGEST_POLICIES, type DigestPolicy, type Verify } from "../src/spec/verify.js";
 
@@ -31,7 +31,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function client(): MirrorHttpClient {
+function client(): PooledHttpClient {
   const made = createHttpClient({ env });
   cleanups.push(() => made.close());
   return made;

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "@pkg/common";
+import { backoffDelay, createHttpClient, type PooledHttpClient } from "@pkg/net";
 import { type RequestHandler, startHttpServer, type TestServer } from "@pkg/testkit";
 import { afterEach, describe, expect, test } from "vitest";
-import { createHttpClient, type MirrorHttpClient } from "../src/http/client.js";
 import { listForgeoneReleases } from "../src/sources/forgeone.js";
-import { LISTING_RETRY, listingRetryDelay } from "../src/sources/listing-retry.js";
+import { LISTING_RETRY } from "../src/sources/listing-retry.js";
 import { DEFAULT_TAG_PATTERN, type ForgeoneReleaseSource } from "../src/spec/source-forgeone.js";
 
 const hex = (n: number) => n.toString(16).padStart(64, "0");
@@ -87,7 +87,7 @@ function recordingLogger() {
 }
 
 function setup(env: NodeJS.ProcessEnv, options: { rateLimitMs?: number; random?: () => number } = {}) {
-  const http: MirrorHttpClient = createHttpClient({ env });
+  const http: PooledHttpClient = createHttpClient({ env });
   cleanups.push(() => http.close());
   const sleeps: number[] = [];
   const { log, lines } = recordingLogger();
@@ -238,12 +238,12 @@ describe("listing failures", () => {
 
   test("the spec's schedule: 5 retries, 1 s doubling, 30 s cap, ±10% jitter", () => {
     expect(LISTING_RETRY).toMatchObject({ retries: 5, firstDelayMs: 1000, maxDelayMs: 30_000 });
-    expect([0, 1, 2, 3, 4, 5, 6].map((retry) => listingRetryDelay(retry, 0.5))).toEqual([
+    expect([0, 1, 2, 3, 4, 5, 6].map((retry) => backoffDelay(LISTING_RETRY, retry + 1, 0.5))).toEqual([
       1000, 2000, 4000, 8000, 16_000, 30_000, 30_000,
     ]);
-    expect(listingRetryDelay(0, 0)).toBe(900);
-    expect(listingRetryDelay(10, 0)).toBe(27_000);
-    expect(listingRetryDelay(10, 0.999_999)).toBe(33_000);
+    expect(backoffDelay(LISTING_RETRY, 1, 0)).toBe(900);
+    expect(backoffDelay(LISTING_RETRY, 11, 0)).toBe(27_000);
+    expect(backoffDelay(LISTING_RETRY, 11, 0.999_999)).toBe(33_000);
   });
 
   test("a page that keeps failing (a dropped connection, then 429) gives up after 5 retries with exit 69", async () => {

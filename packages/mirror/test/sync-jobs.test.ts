@@ -3,9 +3,9 @@
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { silentLogger } from "@pkg/common";
+import { createHttpClient } from "@pkg/net";
 import { openRegistry } from "@pkg/oci";
 import { describe, expect, it } from "vitest";
-import { createHttpClient } from "../src/http/client.js";
 import { syncJobs } from "../src/pipeline/sync.js";
 import { planJobs, type RunJobs } from "../src/plan/jobs.js";
 import { planRun } from "../src/plan/plan-run.js";

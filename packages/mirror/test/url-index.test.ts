@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { silentLogger } from "@pkg/common";
+import { createHttpClient } from "@pkg/net";
 import {
   createTestCa,
   type RequestHandler,
@@ -10,7 +11,6 @@ import {
   tempDir,
 } from "@pkg/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { createHttpClient } from "../src/http/client.js";
 import { listUrlIndex, type UrlIndexDeps } from "../src/sources/url-index.js";
 import { URL_REWRITE_ENV } from "../src/sources/url-rewrite-env.js";
 import { DEFAULT_GENERATOR_TIMEOUT_SECONDS, type GeneratorSpec } from "../src/spec/generator.js";

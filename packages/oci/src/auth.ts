@@ -1,17 +1,21 @@
-import type { IncomingMessage } from "node:http";
 import { ExitCode, PkgError, registerSecret } from "@pkg/common";
+import {
+  type Credential,
+  classifyNetworkError,
+  credentialSlug,
+  type HttpMethod,
+  isRetryableStatus,
+} from "@pkg/net";
 import { type Challenge, parseChallenges } from "./challenge.js";
-import { type Credential, credentialSlug } from "./credentials.js";
-import { drain, readBody } from "./http.js";
-import { classifyNetworkError, isTransientStatus } from "./retry.js";
+import { drain, type RegistryResponse, readBody } from "./response.js";
 
 /** Sends one request (to the token realm); network errors propagate for the caller to classify. */
 export type RealmSender = (request: {
-  method: string;
+  method: HttpMethod;
   url: URL;
   headers: Record<string, string>;
   body?: Buffer;
-}) => Promise<IncomingMessage>;
+}) => Promise<RegistryResponse>;
 
 type KnownChallenge = { scheme: "basic" } | { scheme: "bearer"; realm?: string; service?: string };
 
@@ -152,7 +156,7 @@ export class Authenticator {
       }
     };
     const wanted = [...new Set(scopes)].sort();
-    let response: IncomingMessage | undefined;
+    let response: RegistryResponse | undefined;
     if (credential?.kind === "token") {
       // an identity token: the OAuth2 refresh-token grant
       const form = new URLSearchParams({
@@ -168,7 +172,7 @@ export class Authenticator {
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: Buffer.from(form.toString()),
       });
-      if (response.statusCode === 404 || response.statusCode === 405) {
+      if (response.status === 404 || response.status === 405) {
         // the realm takes no OAuth2 form: GET with user and token as basic credentials, or,
         // without a user name, the token goes to the registry as the bearer token itself
         await drain(response);
@@ -190,10 +194,10 @@ export class Authenticator {
       }
       response = await send({ method: "GET", url, headers });
     }
-    const status = response.statusCode ?? 0;
+    const status = response.status;
     if (status !== 200) {
       await drain(response);
-      if (isTransientStatus(status)) throw new PkgError(ExitCode.Transient, `${where} answered ${status}`);
+      if (isRetryableStatus(status)) throw new PkgError(ExitCode.Transient, `${where} answered ${status}`);
       const who = credential ? `the credentials from ${credential.source}` : "anonymous access";
       throw new PkgError(ExitCode.AuthRejected, `${operation}: ${where} refused ${who} (${status})`);
     }

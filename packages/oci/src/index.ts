@@ -1,13 +1,9 @@
 export { memoryBlob } from "./blob-source.js";
 export { type Challenge, parseChallenges } from "./challenge.js";
-export { type Credential, type CredentialOptions, credentialSlug, resolveCredential } from "./credentials.js";
 export { isDigest, parseDigest, sha256Digest, VerifyingStream } from "./digest.js";
-export { type DockerConfigLookup, lookupDockerConfig, parseHelperOutput } from "./docker-config.js";
 export { type ManifestDocument, parseImageIndex, parseManifestDocument } from "./image-index.js";
 export { LayoutTarget, openLayout } from "./layout.js";
 export { MAX_CHUNK_SIZE, MAX_MANIFEST_SIZE } from "./limits.js";
-export { nextLink } from "./link.js";
-export { findNetrcMachine, type NetrcEntry, parseNetrc } from "./netrc.js";
 export {
   formatReference,
   isValidRegistryHost,
@@ -25,9 +21,7 @@ export {
   RegistryTarget,
   type RegistryTargetOptions,
 } from "./registry.js";
-export { defaultRetryPolicy, type RetryPolicy } from "./retry.js";
 export type { Target } from "./target.js";
-export { extraCasFromEnv } from "./tls-ca.js";
-export { isLoopbackHost, RegistryClient, type RegistryClientOptions } from "./transport.js";
+export { isLoopbackHost, REGISTRY_RETRY, RegistryClient, type RegistryClientOptions } from "./transport.js";
 export * from "./types.js";
 export type { UploadMode } from "./upload-mode.js";

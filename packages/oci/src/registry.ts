@@ -1,9 +1,7 @@
-import type { IncomingMessage } from "node:http";
 import { ExitCode, PkgError } from "@pkg/common";
+import { discard, HttpBodyTooLargeError, nextLink } from "@pkg/net";
 import { digestLike, parseDigest, requireDigest, sha256Digest, VerifyingStream } from "./digest.js";
-import { drain, readBody } from "./http.js";
 import { MAX_CHUNK_SIZE, MAX_MANIFEST_SIZE } from "./limits.js";
-import { nextLink } from "./link.js";
 import { isValidRepository, isValidTag, parseReference, type Reference } from "./reference.js";
 import {
   declaredMediaType,
@@ -15,6 +13,7 @@ import {
   referrersTag,
   withReferrer,
 } from "./referrers.js";
+import { drain, type RegistryResponse, readBody } from "./response.js";
 import type { Target } from "./target.js";
 import { errorText, RegistryClient, type RegistryClientOptions } from "./transport.js";
 import {
@@ -101,11 +100,11 @@ export class RegistryTarget implements Target {
     return new URL(`/v2/${this.repository}/${suffix}`, await this.client.base());
   }
 
-  async #failure(response: IncomingMessage, operation: string): Promise<PkgError> {
+  async #failure(response: RegistryResponse, operation: string): Promise<PkgError> {
     const text = await errorText(response);
     return new PkgError(
       ExitCode.Data,
-      `${operation}: registry answered ${response.statusCode}${text ? ` (${text})` : ""}`,
+      `${operation}: registry answered ${response.status}${text ? ` (${text})` : ""}`,
     );
   }
 
@@ -118,8 +117,8 @@ export class RegistryTarget implements Target {
       followRedirects: true,
     });
     await drain(response);
-    if (response.statusCode === 404) return undefined;
-    if (response.statusCode !== 200) throw await this.#failure(response, operation);
+    if (response.status === 404) return undefined;
+    if (response.status !== 200) throw await this.#failure(response, operation);
     const length = Number(response.headers["content-length"]);
     return Number.isFinite(length) ? length : undefined;
   }
@@ -175,7 +174,7 @@ export class RegistryTarget implements Target {
     const url = await this.#url("blobs/uploads/");
     url.searchParams.set("mount", digest);
     url.searchParams.set("from", from);
-    let response: IncomingMessage;
+    let response: RegistryResponse;
     try {
       response = await this.client.request({
         method: "POST",
@@ -189,9 +188,8 @@ export class RegistryTarget implements Target {
       throw error;
     }
     await drain(response);
-    if (response.statusCode === 201) return true;
-    if (response.statusCode === 202 && response.headers.location)
-      return new URL(response.headers.location, url);
+    if (response.status === 201) return true;
+    if (response.status === 202 && response.headers.location) return new URL(response.headers.location, url);
     return undefined;
   }
 
@@ -205,27 +203,27 @@ export class RegistryTarget implements Target {
       operation,
       followRedirects: true,
     });
-    if (response.statusCode === 404) {
+    if (response.status === 404) {
       await drain(response);
       throw new PkgError(ExitCode.Data, `${operation}: the registry does not have it`);
     }
-    if (response.statusCode !== 200) throw await this.#failure(response, operation);
+    if (response.status !== 200) throw await this.#failure(response, operation);
     const length = Number(response.headers["content-length"]);
     const declared = Number.isFinite(length) ? length : undefined;
     if (expectedSize !== undefined && declared !== undefined && declared !== expectedSize) {
-      response.destroy();
+      discard(response.body);
       throw new PkgError(
         ExitCode.Data,
         `${operation}: the registry serves ${declared} bytes, expected ${expectedSize}`,
       );
     }
     const verifier = new VerifyingStream(digest, expectedSize ?? declared, operation);
-    response.on("error", (error) =>
+    response.body.on("error", (error) =>
       verifier.destroy(
         new PkgError(ExitCode.Transient, `${operation}: the download broke off (${error.message})`),
       ),
     );
-    response.pipe(verifier);
+    response.body.pipe(verifier);
     return verifier;
   }
 
@@ -240,16 +238,16 @@ export class RegistryTarget implements Target {
       scopes: this.#pull,
       operation,
     });
-    if (response.statusCode === 404) {
+    if (response.status === 404) {
       await drain(response);
       return undefined;
     }
-    if (response.statusCode !== 200) throw await this.#failure(response, operation);
+    if (response.status !== 200) throw await this.#failure(response, operation);
     let bytes: Buffer;
     try {
       bytes = await readBody(response, MAX_MANIFEST_SIZE);
     } catch (error) {
-      if (error instanceof RangeError) {
+      if (error instanceof HttpBodyTooLargeError) {
         throw new PkgError(ExitCode.Data, `${operation}: larger than ${MAX_MANIFEST_SIZE} bytes`);
       }
       throw new PkgError(
@@ -284,8 +282,7 @@ export class RegistryTarget implements Target {
       scopes: this.#push,
       operation,
     });
-    if (response.statusCode !== 201 && response.statusCode !== 200)
-      throw await this.#failure(response, operation);
+    if (response.status !== 201 && response.status !== 200) throw await this.#failure(response, operation);
     await drain(response);
     const stored = single(response.headers["docker-content-digest"]);
     if (stored !== undefined && stored !== digest && parseDigest(stored)?.algorithm === "sha256") {
@@ -314,11 +311,11 @@ export class RegistryTarget implements Target {
     url.searchParams.set("n", String(this.#tagPageSize));
     while (url) {
       const response = await this.client.request({ method: "GET", url, scopes: this.#pull, operation });
-      if (response.statusCode === 404) {
+      if (response.status === 404) {
         await drain(response);
         return tags;
       }
-      if (response.statusCode !== 200) throw await this.#failure(response, operation);
+      if (response.status !== 200) throw await this.#failure(response, operation);
       let page: { tags?: unknown };
       try {
         page = JSON.parse((await readBody(response, MAX_MANIFEST_SIZE)).toString("utf8"));
@@ -326,8 +323,8 @@ export class RegistryTarget implements Target {
         throw new PkgError(ExitCode.Data, `${operation}: unreadable tag list (${(error as Error).message})`);
       }
       if (Array.isArray(page.tags)) tags.push(...page.tags.filter((t): t is string => typeof t === "string"));
-      const next = nextLink(single(response.headers.link));
-      url = next === undefined ? undefined : new URL(next, url);
+      const next = nextLink(response.headers.link, url);
+      url = next === undefined ? undefined : new URL(next);
     }
     return tags;
   }
@@ -344,7 +341,7 @@ export class RegistryTarget implements Target {
       scopes: this.#pull,
       operation,
     });
-    if (response.statusCode === 200 && mimeType(response.headers["content-type"]) === MediaType.ImageIndex) {
+    if (response.status === 200 && mimeType(response.headers["content-type"]) === MediaType.ImageIndex) {
       const listed = indexManifests(await readBody(response, MAX_MANIFEST_SIZE));
       if (listed) return filterByArtifactType(listed, artifactType);
     } else {
@@ -365,7 +362,7 @@ export class RegistryTarget implements Target {
       scopes: [`repository:${this.repository}:delete`],
       operation,
     });
-    if (response.statusCode === 202 || response.statusCode === 200 || response.statusCode === 404) {
+    if (response.status === 202 || response.status === 200 || response.status === 404) {
       await drain(response);
       return;
     }

@@ -1,18 +1,22 @@
-import type { IncomingMessage } from "node:http";
 import { ExitCode, PkgError } from "@pkg/common";
-import { Authenticator } from "./auth.js";
-import { type Credential, resolveCredential } from "./credentials.js";
-import { Agents, drain, exchange, readBody, type StreamBody } from "./http.js";
-import { describeRegistryError } from "./registry-errors.js";
 import {
-  backoffDelay,
+  type Credential,
   classifyNetworkError,
-  defaultRetryPolicy,
-  isTransientStatus,
-  parseRetryAfter,
+  createHttpClient,
+  type HttpMethod,
+  HttpTransportError,
+  isRetryableStatus,
+  type PooledHttpClient,
+  REDIRECT_STATUSES,
   type RetryPolicy,
-} from "./retry.js";
-import { extraCasFromEnv } from "./tls-ca.js";
+  redirectedMethod,
+  resolveCredential,
+  type StreamBody,
+  withRetries,
+} from "@pkg/net";
+import { Authenticator } from "./auth.js";
+import { describeRegistryError } from "./registry-errors.js";
+import { drain, type RegistryResponse, readBody } from "./response.js";
 
 export interface RegistryClientOptions {
   /** Feeds the credential ladder and the CA variables (default process.env). */
@@ -49,9 +53,26 @@ export interface RegistryRequest {
   followRedirects?: boolean;
 }
 
+/** The registry client's configuration of the one retry policy: 250 ms doubling, 30 s cap, equal jitter. */
+export const REGISTRY_RETRY: RetryPolicy = {
+  retries: 3,
+  firstDelayMs: 250,
+  maxDelayMs: 30_000,
+  jitter: { below: 0.5, above: 0 },
+};
+
+/** A failure of one try that another try may heal; `retryAfter` is what the registry asked for. */
+class TransientFailure extends Error {
+  constructor(
+    message: string,
+    readonly retryAfter?: string,
+  ) {
+    super(message);
+  }
+}
+
 const MAX_ERROR_BODY = 64 * 1024;
 const MAX_REDIRECTS = 5;
-const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
 /** Loopback hosts get plain HTTP, as Docker allows for localhost. */
 export function isLoopbackHost(host: string): boolean {
@@ -73,12 +94,8 @@ function speaksPlainHttp(error: unknown): boolean {
   );
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** The error body of a response, as a short line (empty when unreadable). */
-export async function errorText(response: IncomingMessage): Promise<string> {
+export async function errorText(response: RegistryResponse): Promise<string> {
   try {
     return describeRegistryError(await readBody(response, MAX_ERROR_BODY));
   } catch {
@@ -96,7 +113,7 @@ export class RegistryClient {
   readonly #options: RegistryClientOptions;
   readonly #policy: RetryPolicy;
   readonly #auth: Authenticator;
-  #agents: Promise<Agents> | undefined;
+  #http: PooledHttpClient | undefined;
   #base: Promise<URL> | undefined;
   #credential: Promise<Credential | undefined> | undefined;
   /** Set once a streamed blob upload to this host had to fall back to chunks: later ones go in chunks. */
@@ -105,7 +122,7 @@ export class RegistryClient {
   constructor(host: string, options: RegistryClientOptions = {}) {
     this.host = host;
     this.#options = options;
-    this.#policy = { ...defaultRetryPolicy, ...options.retry };
+    this.#policy = { ...REGISTRY_RETRY, ...options.retry };
     this.#auth = new Authenticator(
       host,
       () => this.#resolveCredential(),
@@ -129,7 +146,7 @@ export class RegistryClient {
     try {
       const response = await this.#exchange("GET", new URL("/v2/", plain), {});
       const body = await readBody(response, MAX_ERROR_BODY).catch(() => Buffer.alloc(0));
-      return response.statusCode === 400 && /https/i.test(body.toString("utf8")) ? secure : plain;
+      return response.status === 400 && /https/i.test(body.toString("utf8")) ? secure : plain;
     } catch {
       // no HTTP answer: a TLS server closing on a plain request, or a transient fault; ask in TLS
     }
@@ -155,64 +172,94 @@ export class RegistryClient {
     return this.#credential;
   }
 
-  #getAgents(): Promise<Agents> {
-    this.#agents ??= (async () => {
-      const given = this.#options.ca;
-      const extra = [...(typeof given === "string" ? [given] : (given ?? []))];
-      extra.push(...(await extraCasFromEnv(this.#options.env ?? process.env)));
-      return new Agents(extra);
-    })();
-    return this.#agents;
+  /** The one HTTP client, shared by every request to this host; credentials come from the authenticator. */
+  #client(): PooledHttpClient {
+    const given = this.#options.ca;
+    this.#http ??= createHttpClient({
+      env: this.#options.env ?? process.env,
+      userAgent: this.#options.userAgent ?? "pkg-oci",
+      ca: typeof given === "string" ? [given] : (given ?? []),
+      connectTimeoutMs: this.#options.connectTimeoutMs ?? 30_000,
+    });
+    return this.#http;
   }
 
+  /**
+   * One request, no redirect followed and no credential added. A network failure rejects with
+   * the underlying error (classified by the caller), a failing stream body with its own error.
+   */
   async #exchange(
-    method: string,
+    method: HttpMethod,
     url: URL,
     headers: Record<string, string>,
     body?: Buffer | StreamBody,
-  ): Promise<IncomingMessage> {
-    return exchange(await this.#getAgents(), {
-      method,
-      url,
-      headers: { "user-agent": this.#options.userAgent ?? "pkg-oci", ...headers },
-      body,
-      connectTimeoutMs: this.#options.connectTimeoutMs ?? 30_000,
-      idleTimeoutMs: this.#options.idleTimeoutMs ?? 60_000,
-    });
+  ): Promise<RegistryResponse> {
+    try {
+      return await this.#client().open({
+        url,
+        method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        auth: "none",
+        redirect: "manual",
+        timeoutMs: this.#options.idleTimeoutMs ?? 60_000,
+      });
+    } catch (error) {
+      if (error instanceof HttpTransportError && error.cause !== undefined) throw error.cause;
+      throw error;
+    }
   }
 
   /**
    * Sends a request and resolves with the response, whose body the caller reads or drains.
    * Never resolves with 401/403 (exit 80) or a transient status (retried, then exit 75).
    */
-  async request(request: RegistryRequest): Promise<IncomingMessage> {
-    for (let attempt = 0; ; attempt++) {
-      let failure: string;
-      let wait: number | undefined;
-      try {
-        const response = await this.#attempt(request);
-        const status = response.statusCode ?? 0;
-        if (!isTransientStatus(status)) return response;
-        const text = await errorText(response);
-        failure = `${this.host} answered ${status}${text ? ` (${text})` : ""}`;
-        wait = parseRetryAfter(response.headers["retry-after"], Date.now(), this.#policy.maxDelayMs);
-      } catch (error) {
-        if (error instanceof PkgError) {
-          if (error.exitCode !== ExitCode.Transient) throw error;
-          failure = error.message;
-        } else {
-          failure = this.#describeNetworkError(error);
-          if (classifyNetworkError(error) === "unavailable") {
-            throw new PkgError(ExitCode.Unavailable, `${request.operation}: ${failure}`, { cause: error });
-          }
-        }
-      }
-      if (request.retry === false || attempt >= this.#policy.retries) {
-        const tries = attempt > 0 ? ` after ${attempt + 1} attempts` : "";
-        throw new PkgError(ExitCode.Transient, `${request.operation}: ${failure}${tries}`);
-      }
-      await sleep(wait ?? backoffDelay(this.#policy, attempt, Math.random()));
+  async request(request: RegistryRequest): Promise<RegistryResponse> {
+    const policy = request.retry === false ? { ...this.#policy, retries: 0 } : this.#policy;
+    let attempts = 0;
+    try {
+      return await withRetries(
+        policy,
+        (n) => {
+          attempts = n;
+          return this.#try(request);
+        },
+        {
+          isRetryable: (error) => error instanceof TransientFailure,
+          retryAfter: (failure) =>
+            "error" in failure && failure.error instanceof TransientFailure
+              ? failure.error.retryAfter
+              : undefined,
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof TransientFailure)) throw error;
+      const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
+      throw new PkgError(ExitCode.Transient, `${request.operation}: ${error.message}${tries}`);
     }
+  }
+
+  /** One try; a transient status or network failure throws a `TransientFailure`, an unreachable host exit 69. */
+  async #try(request: RegistryRequest): Promise<RegistryResponse> {
+    let response: RegistryResponse;
+    try {
+      response = await this.#attempt(request);
+    } catch (error) {
+      if (error instanceof PkgError) {
+        if (error.exitCode !== ExitCode.Transient) throw error;
+        throw new TransientFailure(error.message);
+      }
+      const failure = this.#describeNetworkError(error);
+      if (classifyNetworkError(error) === "unavailable") {
+        throw new PkgError(ExitCode.Unavailable, `${request.operation}: ${failure}`, { cause: error });
+      }
+      throw new TransientFailure(failure);
+    }
+    const status = response.status;
+    if (!isRetryableStatus(status)) return response;
+    const text = await errorText(response);
+    const retryAfter = response.headers["retry-after"];
+    throw new TransientFailure(`${this.host} answered ${status}${text ? ` (${text})` : ""}`, retryAfter);
   }
 
   #describeNetworkError(error: unknown): string {
@@ -223,19 +270,20 @@ export class RegistryClient {
   }
 
   /** One try: the auth handshake (one retry after learning a challenge) and redirects. */
-  async #attempt(request: RegistryRequest): Promise<IncomingMessage> {
+  async #attempt(request: RegistryRequest): Promise<RegistryResponse> {
     const base = await this.base();
     let url = new URL(request.url, base);
-    let method: string = request.method;
+    let method: HttpMethod = request.method;
+    let withBody = true;
     let authRetried = false;
     for (let redirects = 0; ; ) {
       const ours = url.origin === base.origin;
       const headers = { ...request.headers };
       const sent = ours ? await this.#auth.authorization(request.scopes, request.operation) : undefined;
       if (sent !== undefined) headers.authorization = sent;
-      const body = method === request.method ? request.body : undefined;
+      const body = withBody ? request.body : undefined;
       const response = await this.#exchange(method, url, headers, body);
-      const status = response.statusCode ?? 0;
+      const status = response.status;
       if (ours && (status === 401 || status === 403)) {
         const text = await errorText(response);
         const challenge = response.headers["www-authenticate"];
@@ -246,7 +294,7 @@ export class RegistryClient {
         throw await this.#auth.rejection(request.operation, status, text);
       }
       const location = response.headers.location;
-      if (request.followRedirects && redirectStatuses.has(status) && location) {
+      if (request.followRedirects && REDIRECT_STATUSES.has(status) && location) {
         await drain(response);
         if (++redirects > MAX_REDIRECTS) {
           throw new PkgError(
@@ -255,7 +303,9 @@ export class RegistryClient {
           );
         }
         url = new URL(location, url);
-        if (status === 303) method = "GET";
+        const next = redirectedMethod(status, method);
+        method = next.method;
+        withBody &&= next.body;
         continue;
       }
       return response;
@@ -264,6 +314,6 @@ export class RegistryClient {
 
   /** Closes the pooled connections. */
   async close(): Promise<void> {
-    if (this.#agents) (await this.#agents).destroy();
+    await this.#http?.close();
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { ExitCode, PkgError } from "@pkg/common";
-import type { StreamBody } from "./http.js";
+import type { StreamBody } from "@pkg/net";
 import type { BlobSource } from "./types.js";
 import { checkContent } from "./upload-session.js";
 

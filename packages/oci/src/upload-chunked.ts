@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { ExitCode } from "@pkg/common";
+import { withRetries } from "@pkg/net";
 import { ChunkReader } from "./chunk-reader.js";
-import { drain } from "./http.js";
-import { backoffDelay } from "./retry.js";
+import { drain } from "./response.js";
 import type { BlobSource } from "./types.js";
 import {
   checkContent,
@@ -16,46 +16,50 @@ import {
   uploadStatus,
 } from "./upload-session.js";
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Sends one chunk with PATCH; after a failure, asks the registry how much arrived and resends the rest. */
+/**
+ * Sends one chunk with PATCH; after a transient failure (retried per the client's policy) or a
+ * 416, asks the registry how much arrived and resends the rest.
+ */
 async function sendChunk(ctx: UploadContext, location: URL, chunk: Buffer, start: number): Promise<URL> {
   let url = location;
   let sent = 0;
-  for (let failures = 0; ; ) {
-    const part = chunk.subarray(sent);
-    const end = start + chunk.length - 1;
-    try {
-      const response = await ctx.client.request({
-        method: "PATCH",
-        url,
-        headers: { ...octetStream, "content-range": `${start + sent}-${end}` },
-        body: part,
-        scopes: ctx.scopes,
-        operation: ctx.operation,
-        retry: false,
-      });
-      if (response.statusCode === 202) {
-        await drain(response);
-        return locationOf(response, url, ctx.operation);
-      }
-      if (response.statusCode !== 416) throw await unexpected(response, "a chunk upload", ctx.operation);
-      await drain(response);
-    } catch (error) {
-      if (!isRequestTransient(error)) throw error;
-      const policy = ctx.client.retryPolicy;
-      if (++failures > policy.retries) throw new RestartableError(ExitCode.Transient, error.message);
-      await sleep(backoffDelay(policy, failures - 1, Math.random()));
-    }
+  const end = start + chunk.length - 1;
+  /** Where the session stands; true once it holds the whole chunk. */
+  const resume = async (): Promise<boolean> => {
     const status = await uploadStatus(ctx, url);
     if (!status || status.next < start || status.next > start + chunk.length) {
       throw new RestartableError(ExitCode.Transient, `${ctx.operation}: the upload session was lost`);
     }
     url = status.location;
     sent = status.next - start;
-    if (sent === chunk.length) return url;
+    return sent === chunk.length;
+  };
+  const attempt = async (n: number): Promise<URL> => {
+    if (n > 1 && (await resume())) return url;
+    for (;;) {
+      const response = await ctx.client.request({
+        method: "PATCH",
+        url,
+        headers: { ...octetStream, "content-range": `${start + sent}-${end}` },
+        body: chunk.subarray(sent),
+        scopes: ctx.scopes,
+        operation: ctx.operation,
+        retry: false,
+      });
+      if (response.status === 202) {
+        await drain(response);
+        return locationOf(response, url, ctx.operation);
+      }
+      if (response.status !== 416) throw await unexpected(response, "a chunk upload", ctx.operation);
+      await drain(response);
+      if (await resume()) return url;
+    }
+  };
+  try {
+    return await withRetries(ctx.client.retryPolicy, attempt, { isRetryable: isRequestTransient });
+  } catch (error) {
+    if (isRequestTransient(error)) throw new RestartableError(ExitCode.Transient, error.message);
+    throw error;
   }
 }
 

@@ -1,6 +1,5 @@
-import type { IncomingMessage } from "node:http";
 import { ExitCode, PkgError } from "@pkg/common";
-import { drain } from "./http.js";
+import { drain, type RegistryResponse } from "./response.js";
 import type { RegistryClient } from "./transport.js";
 import { errorText } from "./transport.js";
 import type { BlobSource } from "./types.js";
@@ -30,7 +29,7 @@ export function isRequestTransient(error: unknown): error is PkgError {
 
 export const octetStream = { "content-type": "application/octet-stream" };
 
-export function locationOf(response: IncomingMessage, base: URL, operation: string): URL {
+export function locationOf(response: RegistryResponse, base: URL, operation: string): URL {
   const location = response.headers.location;
   if (!location)
     throw new PkgError(ExitCode.Unavailable, `${operation}: the registry sent no upload Location`);
@@ -50,11 +49,11 @@ export function uploadedBytes(range: string | undefined): number | undefined {
 
 /** The error for an answer the upload cannot use; a lost session (404) is worth a restart. */
 export async function unexpected(
-  response: IncomingMessage,
+  response: RegistryResponse,
   what: string,
   operation: string,
 ): Promise<PkgError> {
-  const status = response.statusCode ?? 0;
+  const status = response.status;
   const text = await errorText(response);
   const message = `${operation}: ${what} answered ${status}${text ? ` (${text})` : ""}`;
   return status === 404
@@ -71,7 +70,7 @@ export async function openSession(ctx: UploadContext): Promise<URL> {
     scopes: ctx.scopes,
     operation: ctx.operation,
   });
-  if (response.statusCode !== 202) {
+  if (response.status !== 202) {
     const failure = await unexpected(response, "opening an upload", ctx.operation);
     throw new PkgError(
       failure.exitCode === ExitCode.Transient ? ExitCode.Data : failure.exitCode,
@@ -116,11 +115,11 @@ export async function commit(
     scopes: ctx.scopes,
     operation: ctx.operation,
   });
-  if (response.statusCode === 201) {
+  if (response.status === 201) {
     await drain(response);
     return;
   }
-  if (response.statusCode === 404 && (await ctx.blobSize()) === size) {
+  if (response.status === 404 && (await ctx.blobSize()) === size) {
     await drain(response);
     return;
   }
@@ -139,7 +138,7 @@ export async function uploadStatus(
     operation: ctx.operation,
   });
   await drain(response);
-  if (response.statusCode !== 204 && response.statusCode !== 200) return undefined;
+  if (response.status !== 204 && response.status !== 200) return undefined;
   const next = uploadedBytes(response.headers.range);
   if (next === undefined) return undefined;
   return {

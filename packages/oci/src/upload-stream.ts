@@ -1,5 +1,4 @@
-import type { IncomingMessage } from "node:http";
-import { drain } from "./http.js";
+import { drain, type RegistryResponse } from "./response.js";
 import { errorText } from "./transport.js";
 import type { BlobSource } from "./types.js";
 import { VerifiedBody } from "./upload-body.js";
@@ -28,7 +27,7 @@ export async function patchStreamed(
   location: URL,
 ): Promise<StreamOutcome> {
   const body = new VerifiedBody(source, ctx.operation);
-  let response: IncomingMessage;
+  let response: RegistryResponse;
   try {
     response = await ctx.client.request({
       method: "PATCH",
@@ -44,7 +43,7 @@ export async function patchStreamed(
     if (isRequestTransient(error)) return { refused: error.message };
     throw error;
   }
-  const status = response.statusCode ?? 0;
+  const status = response.status;
   // a registry that answers 202 before the whole body arrived is asked how much it has
   if (status === 202 && body.verified) {
     await drain(response);

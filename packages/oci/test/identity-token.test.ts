@@ -82,7 +82,7 @@ test("a realm without the OAuth2 form gets user and identity token as basic cred
     });
     const repo = openRegistry(`${registry.host}/id/tool`, {
       env: { DOCKER_CONFIG: config },
-      retry: { baseDelayMs: 5 },
+      retry: { firstDelayMs: 5 },
     });
     expect(await repo.pushBlob(bufferSource(Buffer.from("identity")))).toBe("uploaded");
     expect(registry.tokenRequests.some((r) => r.method === "POST" && r.status === 405)).toBe(true);

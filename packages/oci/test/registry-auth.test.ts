@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
+import { credentialSlug } from "@pkg/net";
 import { type RunningRegistry, startRegistry } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { credentialSlug } from "../src/credentials.js";
 import { openRegistry } from "../src/registry.js";
 import { MediaType } from "../src/types.js";
 import { bufferSource, imageManifest, readAll } from "./helpers.js";
 
-const fast = { retry: { baseDelayMs: 10 } };
+const fast = { retry: { firstDelayMs: 10 } };
 
 function envFor(host: string, user: string, token: string, type?: string): NodeJS.ProcessEnv {
   const prefix = `PKG_AUTH_${credentialSlug(host)}_`;

@@ -16,7 +16,7 @@ import { MediaType } from "../src/types.js";
 import { bufferSource, imageManifest, readAll, withoutSchemeProbe } from "./helpers.js";
 
 const MiB = 1024 * 1024;
-const options = { retry: { baseDelayMs: 5, maxDelayMs: 2000 }, env: {} };
+const options = { retry: { firstDelayMs: 5, maxDelayMs: 2000 }, env: {} };
 
 let registry: RunningRegistry;
 let proxy: FaultProxy;

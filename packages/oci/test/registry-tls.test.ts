@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 async function pushAndRead(host: string, options: Parameters<typeof openRegistry>[1]) {
-  const repo = openRegistry(`${host}/tls/tool`, { retry: { baseDelayMs: 5 }, ...options });
+  const repo = openRegistry(`${host}/tls/tool`, { retry: { firstDelayMs: 5 }, ...options });
   const blob = bufferSource(randomBytes(5000));
   await repo.pushBlob(blob);
   expect((await readAll(await repo.fetchBlob(blob.digest))).equals(blob.open())).toBe(true);

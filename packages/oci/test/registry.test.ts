@@ -21,7 +21,7 @@ import { bufferSource, imageIndex, imageManifest, readAll, withoutSchemeProbe } 
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
-const fast: RegistryTargetOptions = { retry: { baseDelayMs: 10 } };
+const fast: RegistryTargetOptions = { retry: { firstDelayMs: 10 } };
 
 let registry: RunningRegistry;
 let proxy: FaultProxy;

@@ -101,7 +101,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const target = () => openRegistry(`${server.host}/ns/tool`, { retry: { baseDelayMs: 5 }, env: {} });
+const target = () => openRegistry(`${server.host}/ns/tool`, { retry: { firstDelayMs: 5 }, env: {} });
 
 test("a streamed PATCH cut part-way goes on in chunks from where the session stands", async () => {
   const bytes = randomBytes(10 * MiB + 7);

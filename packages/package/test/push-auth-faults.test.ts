@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { credentialSlug } from "@pkg/oci";
+import { credentialSlug } from "@pkg/net";
 import {
   type RunningRegistry,
   randomFaults,

@@ -2,9 +2,8 @@ import { type WalkedIndex, walkIndex } from "@pkg/index/read";
 import { ConfigError } from "../config/errors.js";
 import type { UrlSourceEntry } from "../config/types.js";
 import { withoutCredentials } from "./display-url.js";
-import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { defaultCacheDir, UrlCache } from "./url-cache.js";
-import { createUrlReader } from "./url-reader.js";
+import { CATALOG_RETRY, createUrlReader } from "./url-reader.js";
 
 /** HTTP requests in flight to one server. */
 const DEFAULT_REQUEST_CONCURRENCY = 16;
@@ -14,11 +13,11 @@ export interface UrlReadOptions {
   cacheDir?: string;
   /** Requests in flight at once (default 16). */
   concurrency?: number;
-  /** CA certificates to trust instead of the system roots: for tests only. Production relies on
-   *  the system roots plus NODE_EXTRA_CA_CERTS. */
+  /** CA certificates to trust beside the system roots and those the CA variables name
+   *  (PKG_EXTRA_CA_CERTS, SSL_CERT_FILE, SSL_CERT_DIR, NODE_EXTRA_CA_CERTS): for tests. */
   ca?: string | Uint8Array;
   /** How a retry waits (tests pass one that does not). */
-  sleep?: RetryPolicy["sleep"];
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** Reads an index deployed at an https URL. */
@@ -37,13 +36,13 @@ export async function readUrlSource(
   const concurrency = options.concurrency ?? DEFAULT_REQUEST_CONCURRENCY;
   const reader = createUrlReader(entry.url, {
     cache: new UrlCache(options.cacheDir ?? defaultCacheDir()),
-    retry: { ...DEFAULT_RETRY, ...(options.sleep === undefined ? {} : { sleep: options.sleep }) },
-    concurrency,
+    retry: CATALOG_RETRY,
+    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
     ...(options.ca === undefined ? {} : { ca: options.ca }),
   });
   try {
     return await walkIndex(reader, { source: `sources[${entry.index}]`, concurrency });
   } finally {
-    reader.close();
+    await reader.close();
   }
 }

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { describeError, ExitCode, type Logger, PkgError } from "@pkg/common";
+import type { HttpClient } from "@pkg/net";
 import { createBundlePool } from "@pkg/package/bundle";
 import pLimit from "p-limit";
 import {
@@ -13,7 +14,6 @@ import {
 import { createDownloader } from "../build/fetch/downloader.js";
 import { Semaphore } from "../build/semaphore.js";
 import { createUnpackPool } from "../build/unpack/unpack-pool.js";
-import type { HttpClient } from "../http/types.js";
 import type { PairJob, VersionJob } from "../plan/jobs.js";
 import type { RunnableSpec } from "../plan/plan-run.js";
 import { type Concurrency, defaultConcurrency } from "../spec/concurrency.js";

@@ -1,6 +1,6 @@
 import type { Logger } from "@pkg/common";
+import type { HttpClient } from "@pkg/net";
 import type { Target } from "@pkg/oci";
-import type { HttpClient } from "../http/types.js";
 import { planJobs, type RunJobs, type VersionJob } from "../plan/jobs.js";
 import { planRun, type RunnableSpec } from "../plan/plan-run.js";
 import { observeIndexes } from "../publish/index-observer.js";

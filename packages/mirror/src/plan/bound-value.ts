@@ -1,8 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
+import { displayUrl } from "@pkg/net";
 import { matchVersion } from "@pkg/package";
-import { displayUrl } from "../http/errors.js";
 import { fetchOrFail } from "../sources/fetch-or-fail.js";
 import { describeCommand, runGenerator } from "../sources/run-generator.js";
 import type { SourceDeps } from "../sources/types.js";

@@ -1,7 +1,7 @@
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
+import type { HttpClient } from "@pkg/net";
 import { openRegistry, type Target } from "@pkg/oci";
 import { compareVersions, parseVersion } from "@pkg/package";
-import type { HttpClient } from "../http/types.js";
 import type { UpstreamVersion } from "../sources/types.js";
 import { DEFAULT_CASCADE } from "../spec/cascade.js";
 import type { LoadedSpec } from "../spec/loader.js";

@@ -1,9 +1,9 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "@pkg/common";
+import { createHttpClient } from "@pkg/net";
 import { createTestCa, startHttpServer, type TempDir, type TestCa, tempDir } from "@pkg/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { createHttpClient } from "../http/client.js";
 import { DEFAULT_GENERATOR_TIMEOUT_SECONDS } from "../spec/generator.js";
 import type { BoundVersion, Versions } from "../spec/versions.js";
 import { takeForRun } from "./backfill.js";

@@ -11,7 +11,6 @@ export {
   realDeadline,
   withAttemptDeadline,
 } from "./attempt-deadline.js";
-export { PUSH_BACKOFF, pushBackoffMs } from "./backoff.js";
 export {
   type PlatformPublishResult,
   type PublishVersionOptions,

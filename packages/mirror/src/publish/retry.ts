@@ -1,5 +1,5 @@
 import { describeError, ExitCode, exitCodeName, type Logger, PkgError } from "@pkg/common";
-import { pushBackoffMs } from "./backoff.js";
+import { SPEC_BACKOFF, withRetries } from "@pkg/net";
 
 export interface PushRetryOptions {
   /** `concurrency.max_retries`: extra attempts after the first (0 = a single attempt). */
@@ -28,24 +28,34 @@ export async function withPushRetries<T>(
 ): Promise<RetryOutcome<T>> {
   const { maxRetries, log, what } = options;
   const total = maxRetries + 1;
-  for (let n = 1; ; n++) {
-    try {
-      return { ok: true, value: await attempt(), attempts: n };
-    } catch (error) {
-      const { exitCode, line } = describeError(error);
-      if (exitCode !== ExitCode.Transient) {
-        const where = total > 1 ? ` on attempt ${n}/${total}` : "";
-        const message = `${what}: push failed${where} with exit ${exitCode} (${exitCodeName(exitCode)}), which is never retried (only exit 75 is, up to concurrency.max_retries = ${maxRetries}): ${line}`;
-        return { ok: false, error: new PkgError(exitCode, message, { cause: error }), attempts: n };
-      }
-      if (n >= total) {
-        const message = `${what}: push gave up after ${n} attempt${n === 1 ? "" : "s"}: the retry budget concurrency.max_retries = ${maxRetries} is exhausted; last failure: ${line}`;
-        return { ok: false, error: new PkgError(exitCode, message, { cause: error }), attempts: n };
-      }
-      const wait = pushBackoffMs(n, options.random());
-      log.warn(`${what}: ${line}; retrying in ${(wait / 1000).toFixed(1)} s`);
-      await options.sleep(wait);
-      log.info(`push attempt ${n + 1}/${total}: ${what}`);
+  let n = 0;
+  try {
+    const value = await withRetries(
+      { ...SPEC_BACKOFF, retries: maxRetries },
+      (attemptNumber) => {
+        n = attemptNumber;
+        if (n > 1) log.info(`push attempt ${n}/${total}: ${what}`);
+        return attempt();
+      },
+      {
+        isRetryable: (error) => describeError(error).exitCode === ExitCode.Transient,
+        onRetry: ({ delayMs, failure }) => {
+          const { line } = describeError("error" in failure ? failure.error : undefined);
+          log.warn(`${what}: ${line}; retrying in ${(delayMs / 1000).toFixed(1)} s`);
+        },
+        sleep: options.sleep,
+        random: options.random,
+      },
+    );
+    return { ok: true, value, attempts: n };
+  } catch (error) {
+    const { exitCode, line } = describeError(error);
+    if (exitCode !== ExitCode.Transient) {
+      const where = total > 1 ? ` on attempt ${n}/${total}` : "";
+      const message = `${what}: push failed${where} with exit ${exitCode} (${exitCodeName(exitCode)}), which is never retried (only exit 75 is, up to concurrency.max_retries = ${maxRetries}): ${line}`;
+      return { ok: false, error: new PkgError(exitCode, message, { cause: error }), attempts: n };
     }
+    const message = `${what}: push gave up after ${n} attempt${n === 1 ? "" : "s"}: the retry budget concurrency.max_retries = ${maxRetries} is exhausted; last failure: ${line}`;
+    return { ok: false, error: new PkgError(exitCode, message, { cause: error }), attempts: n };
   }
 }

@@ -1,6 +1,6 @@
 import { ExitCode, PkgError } from "@pkg/common";
-import { displayUrl } from "../http/errors.js";
-import type { HttpClient, HttpResponse } from "../http/types.js";
+import type { HttpClient, HttpResponse } from "@pkg/net";
+import { displayUrl } from "@pkg/net";
 
 /**
  * GETs `url` through the mirror's client and returns a 2xx answer whose body is at most

@@ -1,10 +1,9 @@
 import { ExitCode, PkgError, registerSecret } from "@pkg/common";
-import { displayUrl } from "../http/errors.js";
-import type { HttpResponse } from "../http/types.js";
+import type { HttpResponse } from "@pkg/net";
+import { displayUrl, nextLink } from "@pkg/net";
 import { compileRegex } from "../spec/regex.js";
 import type { ForgeoneReleaseSource } from "../spec/source-forgeone.js";
 import { type ForgeRelease, isForgeRelease, releaseVersion } from "./forgeone-release.js";
-import { nextLink } from "./link-header.js";
 import { fetchListingPage } from "./listing-retry.js";
 import type { SourceDeps, UpstreamVersion } from "./types.js";
 import { effectiveUrlRewrite } from "./url-rewrite-env.js";

@@ -1,5 +1,5 @@
 import type { Logger } from "@pkg/common";
-import type { HttpClient } from "../http/types.js";
+import type { HttpClient } from "@pkg/net";
 import type { UrlRewrite } from "../spec/url-rewrite.js";
 
 /** One downloadable file of an upstream release. */

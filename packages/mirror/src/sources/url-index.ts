@@ -1,6 +1,6 @@
 import { ExitCode, PkgError } from "@pkg/common";
+import { displayUrl } from "@pkg/net";
 import { matchVersion } from "@pkg/package";
-import { displayUrl } from "../http/errors.js";
 import type { UrlIndexSource } from "../spec/source-url-index.js";
 import type { UrlIndexVersions } from "../spec/url-index-versions.js";
 import { rewriteUrl } from "../spec/url-rewrite.js";

@@ -20,9 +20,9 @@ export async function repositoryExists(target: Target): Promise<boolean> {
       scopes: [`repository:${target.repository}:pull`],
       operation: `list tags of ${target.displayName}`,
     });
-    response.resume();
-    await finished(response).catch(() => undefined);
-    return response.statusCode !== 404;
+    response.body.resume();
+    await finished(response.body).catch(() => undefined);
+    return response.status !== 404;
   }
   return true;
 }

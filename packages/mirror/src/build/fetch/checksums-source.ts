@@ -1,5 +1,5 @@
-import { displayUrl } from "../../http/errors.js";
-import type { HttpClient } from "../../http/types.js";
+import type { HttpClient } from "@pkg/net";
+import { displayUrl } from "@pkg/net";
 import { fetchOrFail } from "../../sources/fetch-or-fail.js";
 import { parseChecksumsFile } from "./checksums-file.js";
 import type { ChecksumsSidecar } from "./verify-policy.js";

@@ -1,8 +1,8 @@
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
-import { displayUrl, HttpTransportError } from "../../http/errors.js";
-import type { HttpClient } from "../../http/types.js";
+import type { HttpClient } from "@pkg/net";
+import { displayUrl, HttpTransportError } from "@pkg/net";
 import type { UpstreamAsset } from "../../sources/types.js";
 import { VerificationError } from "./errors.js";
 import { fileDigests } from "./file-digest.js";

@@ -1,6 +1,6 @@
 import type { Logger } from "@pkg/common";
+import type { HttpClient } from "@pkg/net";
 import pLimit from "p-limit";
-import type { HttpClient } from "../../http/types.js";
 import type { UpstreamAsset } from "../../sources/types.js";
 import type { SourceType } from "../../spec/source.js";
 import type { Verify } from "../../spec/verify.js";

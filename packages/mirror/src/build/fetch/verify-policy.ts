@@ -1,5 +1,5 @@
 import { ExitCode, PkgError } from "@pkg/common";
-import { displayUrl } from "../../http/errors.js";
+import { displayUrl } from "@pkg/net";
 import type { UpstreamAsset } from "../../sources/types.js";
 import type { SourceType } from "../../spec/source.js";
 import type { DigestPolicy, Verify } from "../../spec/verify.js";

@@ -1,6 +1,6 @@
 import { Command } from "@commander-js/extra-typings";
 import { parseFormat, printJson, stderrLogger } from "@pkg/common";
-import { createHttpClient } from "../../http/client.js";
+import { createHttpClient } from "@pkg/net";
 import { runCheck } from "../../pipeline/check.js";
 import { formatCheckReport } from "../../pipeline/check-format.js";
 import { ambiguityError } from "../../plan/resolve-assets.js";
@@ -42,7 +42,7 @@ naming it.`,
       const log = stderrLogger();
       const loaded = await loadMirrorSpec(specPath, { repoRoot: options.repoRoot });
       for (const warning of loaded.warnings) log.warn(formatDiagnostic(warning));
-      const http = createHttpClient({ env: process.env });
+      const http = createHttpClient({ env: process.env, userAgent: "pkg-mirror" });
       try {
         const report = await runCheck(loaded, {
           ...(options.version === undefined ? {} : { version: options.version }),

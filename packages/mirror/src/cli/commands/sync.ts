@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { Command } from "@commander-js/extra-typings";
 import { ExitCode, listenForInterrupt, PkgError, parseFormat, printJson, stderrLogger } from "@pkg/common";
+import { createHttpClient } from "@pkg/net";
 import { openLayout, openRegistry } from "@pkg/oci";
-import { createHttpClient } from "../../http/client.js";
 import { runSync } from "../../pipeline/sync.js";
 import { formatSyncReport, interruptionLine } from "../../pipeline/sync-report.js";
 import { runnableSpec } from "../../plan/plan-run.js";
@@ -53,7 +53,7 @@ published and what was not (a second signal stops at once).`,
               { env, retry: { retries: 0 } },
             )
           : openLayout(resolve(options.layout), spec.target.repository);
-      const http = createHttpClient({ env });
+      const http = createHttpClient({ env, userAgent: "pkg-mirror" });
       const interruption = listenForInterrupt(
         log,
         "finishing the version being tagged; nothing new starts and partial files are removed",

@@ -1,22 +1,22 @@
 import { Writable } from "node:stream";
 import { type RequestHandler, startHttpServer, type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { createHttpClient, type MirrorHttpClient } from "./client.js";
-import { HttpTransportError } from "./errors.js";
-import type { HttpResponseHead } from "./types.js";
+import { createHttpClient, type PooledHttpClient } from "../src/http/client.js";
+import { HttpTransportError } from "../src/http/errors.js";
+import type { HttpResponseHead } from "../src/http/types.js";
 
 let dir: TempDir;
 const cleanups: Array<() => Promise<unknown>> = [];
 
 beforeEach(async () => {
-  dir = await tempDir("mirror-stream-");
+  dir = await tempDir("net-stream-");
   cleanups.push(() => dir.remove());
 });
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function client(env: NodeJS.ProcessEnv = {}): MirrorHttpClient {
+function client(env: NodeJS.ProcessEnv = {}): PooledHttpClient {
   const made = createHttpClient({ env: { HOME: dir.path, ...env } });
   cleanups.push(() => made.close());
   return made;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { nextLink } from "./link-header.js";
+import { nextLink } from "./link.js";
 
 describe("Link rel=next", () => {
   const base = "https://api.example.com/repos/a/b/releases?per_page=100";
@@ -28,5 +28,14 @@ describe("Link rel=next", () => {
         base,
       ),
     ).toBeUndefined();
+  });
+
+  test("registry tag pages: a relative target resolved against the page", () => {
+    const page = new URL("https://reg.example/v2/a/tags/list?n=2");
+    expect(nextLink('</v2/a/tags/list?last=b&n=2>; rel="next"', page)).toBe(
+      "https://reg.example/v2/a/tags/list?last=b&n=2",
+    );
+    expect(nextLink('<https://x/prev>; rel="prev", <https://x/next>; rel=next', page)).toBe("https://x/next");
+    expect(nextLink('<https://x/a>; title="next"; rel="first"', page)).toBeUndefined();
   });
 });

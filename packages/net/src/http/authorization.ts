@@ -1,4 +1,4 @@
-import { type Credential, resolveCredential } from "@pkg/oci";
+import { type Credential, resolveCredential } from "../credentials/credentials.js";
 
 /** The `Authorization` value a ladder credential sends. */
 export function authorizationValue(credential: Credential): string {
@@ -8,7 +8,7 @@ export function authorizationValue(credential: Credential): string {
 }
 
 /**
- * The mirror's host-keyed ladder (PKG_AUTH_<slug>_*, then netrc; Docker's config.json is not a
+ * The host-keyed ladder of the spec (PKG_AUTH_<slug>_*, then netrc; Docker's config.json is not a
  * step here), resolved once per `host[:port]` for the life of a client.
  */
 export function ladderAuthorization(env: NodeJS.ProcessEnv): (host: string) => Promise<string | undefined> {

@@ -1,18 +1,29 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { Writable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
+import type { HttpBody } from "./request-body.js";
+
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
- * The one HTTP client of the mirror (every outbound request: forge listings, url indexes, version
- * bounds, downloads). Built by `createHttpClient` (http/client.ts): proxy variables, extra CAs,
- * timeouts, and the host-keyed credential ladder applied to the host actually requested.
+ * The one HTTP client of the pkg tools (the mirror's forge listings, url indexes, version bounds and
+ * downloads; the registry transport; the catalog's URL sources; announce, notify and signing
+ * requests). Built by `createHttpClient` (http/client.ts): proxy variables, extra CAs, timeouts,
+ * and the host-keyed credential ladder applied to the host actually requested.
  */
 export interface HttpRequest {
-  url: string;
-  method?: "GET" | "HEAD";
+  url: string | URL;
+  method?: HttpMethod;
   headers?: Record<string, string>;
   /**
+   * The request body; a redirect that keeps it (307, 308) and every retry send it again, a
+   * stream body being opened afresh for each send.
+   */
+  body?: HttpBody;
+  /**
    * Default 30 s. For `fetch`, the whole request; for `stream`, the wait for the answer's head and
-   * each silence between two body chunks (a large download may take longer than this in total).
+   * each silence between two body chunks (a large download may take longer than this in total);
+   * for `open`, each silence: while the request body goes out, while the head is awaited, and
+   * between two chunks of the answer's body.
    */
   timeoutMs?: number;
   /** Largest body accepted; a longer one fails the request (exit 69 for the caller to map). */
@@ -20,9 +31,12 @@ export interface HttpRequest {
   /**
    * Credentials: "ladder" (default) resolves the host-keyed ladder (PKG_AUTH_<host>_*, then netrc)
    * for each host requested, redirects included; "none" sends none; a header given in `headers`
-   * (e.g. the forge token) always wins.
+   * (e.g. the forge token) always wins, and goes to the request's own origin only.
    */
   auth?: "ladder" | "none";
+  /** "follow" (default): redirects are followed, at most `maxRedirects` (default 10); "manual": a 3xx is the answer. */
+  redirect?: "follow" | "manual";
+  maxRedirects?: number;
 }
 
 /** The final answer's status and headers, redirects followed. */
@@ -35,6 +49,11 @@ export interface HttpResponseHead {
 
 export interface HttpResponse extends HttpResponseHead {
   body: Buffer;
+}
+
+/** An answer whose body is still to be read (`readBody`, `pumpBody`) or let go (`drain`, `discard`). */
+export interface HttpOpenResponse extends HttpResponseHead {
+  body: Readable;
 }
 
 /**
@@ -62,6 +81,12 @@ export interface HttpClient {
    * Writable received then must not be taken as complete.
    */
   stream(request: HttpRequest, sink: HttpBodySink): Promise<HttpStreamResult>;
+  /**
+   * Sends a request and resolves with the answer's head and its unread body, which the caller
+   * must read or let go. A transport failure rejects with an `HttpTransportError`; a failure of a
+   * stream request body passes as it is.
+   */
+  open(request: HttpRequest): Promise<HttpOpenResponse>;
   /** Requests sent so far (redirect hops and retries each count), for reports and benchmarks. */
   readonly requestCount: number;
 }

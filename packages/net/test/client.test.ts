@@ -12,8 +12,8 @@ import {
   tempDir,
 } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { createHttpClient, type HttpClientOptions, type MirrorHttpClient } from "./client.js";
-import { HttpTransportError } from "./errors.js";
+import { createHttpClient, type HttpClientOptions, type PooledHttpClient } from "../src/http/client.js";
+import { HttpTransportError } from "../src/http/errors.js";
 
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 
@@ -22,7 +22,7 @@ let env: NodeJS.ProcessEnv;
 const cleanups: Array<() => Promise<unknown>> = [];
 
 beforeEach(async () => {
-  dir = await tempDir("mirror-http-");
+  dir = await tempDir("net-http-");
   // HOME is an empty directory and no proxy variable is set: nothing of the machine leaks in
   env = { HOME: dir.path };
   cleanups.push(() => dir.remove());
@@ -31,7 +31,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function client(options: HttpClientOptions = {}): MirrorHttpClient {
+function client(options: HttpClientOptions = {}): PooledHttpClient {
   const made = createHttpClient({ env, ...options });
   cleanups.push(() => made.close());
   return made;
@@ -93,7 +93,7 @@ describe("requests and responses", () => {
       res.setHeader("x-answer", "42");
       res.end(req.method === "HEAD" ? undefined : "hello");
     });
-    const http = client({ userAgent: "pkg-mirror-test/1" });
+    const http = client({ userAgent: "pkg-test/1" });
     const response = await http.fetch({ url: `${site.url}/a?b=c` });
     expect(response).toMatchObject({ status: 200, url: `${site.url}/a?b=c` });
     expect(response.body.toString()).toBe("hello");
@@ -101,8 +101,8 @@ describe("requests and responses", () => {
     const head = await http.fetch({ url: `${site.url}/a`, method: "HEAD" });
     expect(head.body.length).toBe(0);
     expect(site.requests.map((r) => [r.method, r.headers["user-agent"]])).toEqual([
-      ["GET", "pkg-mirror-test/1"],
-      ["HEAD", "pkg-mirror-test/1"],
+      ["GET", "pkg-test/1"],
+      ["HEAD", "pkg-test/1"],
     ]);
     expect(http.requestCount).toBe(2);
   });

@@ -2,9 +2,9 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { credentialSlug, resolveCredential } from "../src/credentials.js";
-import { lookupDockerConfig, parseHelperOutput } from "../src/docker-config.js";
-import { findNetrcMachine, parseNetrc } from "../src/netrc.js";
+import { credentialSlug, resolveCredential } from "../src/credentials/credentials.js";
+import { lookupDockerConfig, parseHelperOutput } from "../src/credentials/docker-config.js";
+import { findNetrcMachine, parseNetrc } from "../src/credentials/netrc.js";
 
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 

@@ -1,10 +1,9 @@
-import { Transform, type TransformCallback, type Writable } from "node:stream";
+import { type Readable, Transform, type TransformCallback, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { PkgError } from "@pkg/common";
-import type { Dispatcher } from "undici";
-import { HttpTransportError } from "./errors.js";
+import { HttpBodyTooLargeError, HttpTransportError } from "./errors.js";
 
-type Body = Dispatcher.ResponseData["body"];
+type Body = Readable;
 
 /** Abandons a body whose content is not wanted; its stream's own abort error is of no interest. */
 export function discard(body: Body): void {
@@ -12,8 +11,30 @@ export function discard(body: Body): void {
   body.destroy();
 }
 
-function tooLarge(url: URL, maxBytes: number): HttpTransportError {
-  return new HttpTransportError(url, `response body is larger than ${maxBytes} bytes`, { transient: false });
+/**
+ * Reads off a body whose content is not wanted, so that its connection can serve the next
+ * request; one longer than `limit` is abandoned instead (its connection closed). Never rejects.
+ */
+export function drain(body: Body, limit = 64 * 1024): Promise<void> {
+  return new Promise((resolve) => {
+    if (body.readableEnded || body.destroyed) {
+      resolve();
+      return;
+    }
+    let seen = 0;
+    body.on("data", (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limit) discard(body);
+    });
+    body.on("end", () => resolve());
+    body.on("error", () => resolve());
+    body.on("close", () => resolve());
+    body.resume();
+  });
+}
+
+function tooLarge(url: URL, maxBytes: number, declared?: number): HttpTransportError {
+  return new HttpBodyTooLargeError(url, maxBytes, declared);
 }
 
 /** The declared length, when the answer declares one that parses. */
@@ -31,7 +52,7 @@ function refuseDeclaredOverLimit(
 ) {
   if (maxBytes !== undefined && declared !== undefined && declared > maxBytes) {
     discard(body);
-    throw tooLarge(url, maxBytes);
+    throw tooLarge(url, maxBytes, declared);
   }
 }
 
