@@ -160,6 +160,19 @@ describe("request bodies", () => {
     expect(site.received[1]?.body.toString()).toBe("kept");
   });
 
+  test("a request without body keeps the headers it was given, also across a 307", async () => {
+    const site = await server((got, res) => {
+      if (got.url === "/first") return res.writeHead(307, { location: "/second" }).end();
+      return res.writeHead(201).end();
+    });
+    const headers = { "content-type": "application/octet-stream" };
+    await client().fetch({ url: `${site.url}/first`, method: "PUT", headers });
+    expect(site.received.map((got) => [got.url, got.method, got.headers["content-type"]])).toEqual([
+      ["/first", "PUT", "application/octet-stream"],
+      ["/second", "PUT", "application/octet-stream"],
+    ]);
+  });
+
   test("Authorization is never sent to another origin on a redirect; it is to the same origin", async () => {
     const other = await server((_got, res) => res.end("other"));
     const site = await server((got, res) => {

@@ -172,8 +172,10 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
     let url = first;
     let method: HttpMethod = req.method ?? "GET";
     let withBody = req.body !== undefined;
+    // once a redirect has turned the request into a GET, the headers describing its body go too
+    let bodyDropped = false;
     for (let redirects = 0; ; redirects += 1) {
-      const base = withBody ? others : withoutBodyHeaders(others);
+      const base = bodyDropped ? withoutBodyHeaders(others) : others;
       const headers: Record<string, string> = { "user-agent": userAgent, ...base };
       const authorization = await authorizationFor(url, first.origin, req, explicitAuth);
       if (authorization !== undefined) headers.authorization = authorization;
@@ -189,6 +191,7 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
       }
       url = requestUrl(location, url);
       const next = redirectedMethod(response.statusCode, method);
+      bodyDropped ||= next.method !== method || (withBody && !next.body);
       method = next.method;
       withBody &&= next.body;
     }
