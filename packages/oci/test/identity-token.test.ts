@@ -10,7 +10,7 @@ import {
 } from "@pkg/testkit";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openRegistry } from "../src/registry.js";
-import { bufferSource } from "./helpers.js";
+import { bufferSource } from "./support/helpers.js";
 
 let dir: TempDir;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { startHttpServer, type TestServer } from "@pkg/testkit";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { sha256Digest } from "../src/digest.js";
 import { openRegistry } from "../src/registry.js";
-import { readAll } from "./helpers.js";
+import { readAll } from "./support/helpers.js";
 
 // A registry that hands blob downloads to a storage host by redirect, as registries backed by
 // object storage do; both are loopback servers on different ports (so different origins).

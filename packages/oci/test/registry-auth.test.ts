@@ -5,7 +5,7 @@ import { type RunningRegistry, startRegistry } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openRegistry } from "../src/registry.js";
 import { MediaType } from "../src/types.js";
-import { bufferSource, imageManifest, readAll } from "./helpers.js";
+import { bufferSource, imageManifest, readAll } from "./support/helpers.js";
 
 const fast = { retry: { firstDelayMs: 10 } };
 

@@ -13,7 +13,7 @@ import { sha256Digest } from "../src/digest.js";
 import { MAX_CHUNK_SIZE } from "../src/limits.js";
 import { openRegistry, type RegistryTargetOptions } from "../src/registry.js";
 import { MediaType } from "../src/types.js";
-import { bufferSource, imageManifest, readAll, withoutSchemeProbe } from "./helpers.js";
+import { bufferSource, imageManifest, readAll, withoutSchemeProbe } from "./support/helpers.js";
 
 const MiB = 1024 * 1024;
 const options = { retry: { firstDelayMs: 5, maxDelayMs: 2000 }, env: {} };

@@ -11,7 +11,7 @@ import {
 } from "@pkg/testkit";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openRegistry } from "../src/registry.js";
-import { bufferSource, readAll } from "./helpers.js";
+import { bufferSource, readAll } from "./support/helpers.js";
 
 let ca: TestCa;
 let registry: RunningRegistry;

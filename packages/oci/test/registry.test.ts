@@ -17,7 +17,7 @@ import { sha256Digest } from "../src/digest.js";
 import { MAX_CHUNK_SIZE } from "../src/limits.js";
 import { openRegistry, type RegistryTargetOptions } from "../src/registry.js";
 import { MediaType } from "../src/types.js";
-import { bufferSource, imageIndex, imageManifest, readAll, withoutSchemeProbe } from "./helpers.js";
+import { bufferSource, imageIndex, imageManifest, readAll, withoutSchemeProbe } from "./support/helpers.js";
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;

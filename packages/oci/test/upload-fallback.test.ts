@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { sha256Digest } from "../src/digest.js";
 import { MAX_CHUNK_SIZE } from "../src/limits.js";
 import { openRegistry } from "../src/registry.js";
-import { bufferSource, readAll, withoutSchemeProbe } from "./helpers.js";
+import { bufferSource, readAll, withoutSchemeProbe } from "./support/helpers.js";
 
 // CNCF distribution 2.8 binds an upload location to the offset it was issued at, so an upload cut
 // part-way cannot be resumed there (the test proxy cannot cut a request body part-way either).

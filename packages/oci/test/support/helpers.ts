@@ -1,5 +1,5 @@
-import { sha256Digest } from "../src/digest.js";
-import { type BlobSource, type ImageIndex, type ImageManifest, MediaType } from "../src/types.js";
+import { sha256Digest } from "../../src/digest.js";
+import { type BlobSource, type ImageIndex, type ImageManifest, MediaType } from "../../src/types.js";
 
 export interface MemorySource extends BlobSource {
   opened: number;
