@@ -1,11 +1,13 @@
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { ExitCode } from "@pkg/common";
-import { openRegistry, type RegistryTargetOptions } from "@pkg/oci";
+import { memoryBlob, openRegistry, type RegistryTargetOptions } from "@pkg/oci";
 import { defaultMetadata } from "@pkg/package";
 import {
   type FaultAction,
   type FaultPlan,
   type FaultProxy,
+  type RecordedRequest,
   type RunningRegistry,
   startFaultProxy,
   startRegistry,
@@ -13,7 +15,7 @@ import {
   tempDir,
 } from "@pkg/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import type { Deadline } from "../src/publish/attempt-deadline.js";
+import { type Deadline, withAttemptDeadline } from "../src/publish/attempt-deadline.js";
 import { type PublishVersionOptions, publishVersion } from "../src/publish/publish-version.js";
 import { makeBundle, recordingLogger, recordingSleep } from "./support/publish-support.js";
 
@@ -191,18 +193,23 @@ describe("push retries", () => {
   });
 
   test("an attempt that overruns its 3600 s limit is abandoned and retried", async () => {
-    // the first request of the first attempt hangs; that attempt's deadline passes at once,
-    // the second attempt's never does
+    // the first request of the first attempt hangs; that attempt's deadline passes once the
+    // request got to the proxy, the second attempt's never does
     let held = false;
+    let reached: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
     proxy.setPlan(() => {
       if (held) return "pass";
       held = true;
+      reached();
       return { delayMs: 600_000 };
     });
     const limits: number[] = [];
     const deadline: Deadline = (ms, signal) => {
       limits.push(ms);
-      if (limits.length === 1) return Promise.resolve();
+      if (limits.length === 1) return arrived;
       return new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
     };
     const { result, lines, waits } = run("deadline", 3, { deadline });
@@ -214,5 +221,40 @@ describe("push retries", () => {
     expect(attemptLines(lines).map((l) => l.split(":")[0])).toEqual(["push attempt 2/4"]);
     const direct = openRegistry(`${registry.host}/retry/deadline`, clientOptions);
     expect(await direct.listTags()).toContain("2.0.0_20250601000000");
+  });
+
+  test("the deadline cuts the overrunning attempt's request in flight, and the next attempt succeeds", async () => {
+    // the blob's HEAD is held by the proxy for 600 s; the deadline passes once it got there
+    let held: RecordedRequest | undefined;
+    let reached: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    proxy.setPlan((request) => {
+      if (held !== undefined || request.method !== "HEAD") return "pass";
+      held = request;
+      reached();
+      return { delayMs: 600_000 };
+    });
+    const target = throughProxy("deadline-cut");
+    const blob = memoryBlob(randomBytes(1000));
+    let inFlight: Promise<unknown> = Promise.resolve();
+    const attempt = withAttemptDeadline(
+      target,
+      3_600_000,
+      (view) => {
+        inFlight = view.pushBlob(blob);
+        return inFlight;
+      },
+      () => arrived,
+    );
+    const overrun = { exitCode: ExitCode.Transient, message: expect.stringMatching(/3600 s time limit/) };
+    await expect(attempt).rejects.toMatchObject(overrun);
+    // the push itself rejected with the deadline's error, while the proxy still held its request
+    await expect(inFlight).rejects.toMatchObject(overrun);
+    expect(held?.status).toBeUndefined();
+    const retried = await withAttemptDeadline(target, 3_600_000, (view) => view.pushBlob(blob));
+    expect(retried).toBe("uploaded");
+    expect(await target.blobSize(blob.digest)).toBe(blob.size);
   });
 });

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { ExitCode, PkgError } from "@pkg/common";
+import { abortError } from "./abort.js";
 import { requireDigest, VerifyingStream } from "./digest.js";
 
 /** `<dir>/blobs/<algorithm>/<hex>`. */
@@ -65,6 +66,7 @@ export async function createIfMissing(path: string, content: string): Promise<vo
 /**
  * Writes a blob: streamed to a temp file in its directory while hashed and counted, then renamed
  * into place only when digest and size match (else a data error, exit 65, and nothing stored).
+ * An abort of `signal` stops the copy and removes the temp file: nothing is stored.
  */
 export async function writeVerifiedBlob(
   path: string,
@@ -72,15 +74,20 @@ export async function writeVerifiedBlob(
   digest: string,
   size: number,
   what: string,
+  signal?: AbortSignal,
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = tempNameBeside(path);
   try {
     const input = Buffer.isBuffer(content) ? Readable.from([content]) : content;
-    await pipeline(input, new VerifyingStream(digest, size, what), createWriteStream(temp, { mode: 0o644 }));
+    const verifier = new VerifyingStream(digest, size, what);
+    const output = createWriteStream(temp, { mode: 0o644 });
+    await pipeline(input, verifier, output, signal === undefined ? {} : { signal });
+    signal?.throwIfAborted();
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
+    if (signal?.aborted) throw abortError(signal, what);
     throw error;
   }
 }

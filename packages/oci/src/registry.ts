@@ -1,5 +1,6 @@
 import { ExitCode, PkgError } from "@pkg/common";
 import { discard, HttpBodyTooLargeError, nextLink } from "@pkg/net";
+import { abortError, checkAborted, destroyOnAbort, type OperationOptions } from "./abort.js";
 import { digestLike, parseDigest, requireDigest, sha256Digest, VerifyingStream } from "./digest.js";
 import { MAX_CHUNK_SIZE, MAX_MANIFEST_SIZE } from "./limits.js";
 import { isValidRepository, isValidTag, parseReference, type Reference } from "./reference.js";
@@ -14,7 +15,7 @@ import {
   withReferrer,
 } from "./referrers.js";
 import { drain, type RegistryResponse, readBody } from "./response.js";
-import type { Target } from "./target.js";
+import type { ListTagsOptions, Target } from "./target.js";
 import { errorText, RegistryClient, type RegistryClientOptions } from "./transport.js";
 import {
   type BlobPushOutcome,
@@ -108,8 +109,14 @@ export class RegistryTarget implements Target {
     );
   }
 
-  async #headBlob(digest: string, scopes: string[], operation: string): Promise<number | undefined> {
+  async #headBlob(
+    digest: string,
+    scopes: string[],
+    operation: string,
+    signal: AbortSignal | undefined,
+  ): Promise<number | undefined> {
     const response = await this.client.request({
+      signal,
       method: "HEAD",
       url: await this.#url(`blobs/${digest}`),
       scopes,
@@ -123,18 +130,22 @@ export class RegistryTarget implements Target {
     return Number.isFinite(length) ? length : undefined;
   }
 
-  async blobSize(digest: string): Promise<number | undefined> {
+  async blobSize(digest: string, options: OperationOptions = {}): Promise<number | undefined> {
     requireDigest(digest, `blob of ${this.displayName}`);
-    return this.#headBlob(digest, this.#pull, `HEAD blob ${digest} in ${this.displayName}`);
+    return this.#headBlob(digest, this.#pull, `HEAD blob ${digest} in ${this.displayName}`, options.signal);
   }
 
-  async pushBlob(source: BlobSource, options: { mountFrom?: string } = {}): Promise<BlobPushOutcome> {
+  async pushBlob(
+    source: BlobSource,
+    options: { mountFrom?: string } & OperationOptions = {},
+  ): Promise<BlobPushOutcome> {
+    const signal = options.signal;
     const operation = `push blob ${source.digest} to ${this.displayName}`;
     if (parseDigest(source.digest)?.algorithm !== "sha256") {
       throw new PkgError(ExitCode.Data, `${operation}: only sha256 digests are written`);
     }
     const scopes = this.#push;
-    const existing = await this.#headBlob(source.digest, scopes, operation);
+    const existing = await this.#headBlob(source.digest, scopes, operation, signal);
     if (existing !== undefined) {
       if (existing !== source.size) {
         throw new PkgError(
@@ -147,7 +158,7 @@ export class RegistryTarget implements Target {
     let session: URL | undefined;
     const from = options.mountFrom;
     if (from !== undefined && from !== this.repository) {
-      const mounted = await this.#mount(source.digest, from, operation);
+      const mounted = await this.#mount(source.digest, from, operation, signal);
       if (mounted === true) return "mounted";
       session = mounted;
     }
@@ -159,7 +170,8 @@ export class RegistryTarget implements Target {
         operation,
         chunkSize: this.#chunkSize,
         mode: this.#uploadMode,
-        blobSize: () => this.#headBlob(source.digest, scopes, operation),
+        blobSize: () => this.#headBlob(source.digest, scopes, operation, signal),
+        signal,
       },
       source,
       session,
@@ -168,7 +180,12 @@ export class RegistryTarget implements Target {
   }
 
   /** true when mounted; else the upload session the registry opened instead, if any. */
-  async #mount(digest: string, from: string, operation: string): Promise<true | URL | undefined> {
+  async #mount(
+    digest: string,
+    from: string,
+    operation: string,
+    signal: AbortSignal | undefined,
+  ): Promise<true | URL | undefined> {
     if (!isValidRepository(from))
       throw new PkgError(ExitCode.Usage, `${operation}: invalid mount source "${from}"`);
     const url = await this.#url("blobs/uploads/");
@@ -177,6 +194,7 @@ export class RegistryTarget implements Target {
     let response: RegistryResponse;
     try {
       response = await this.client.request({
+        signal,
         method: "POST",
         url,
         scopes: [...this.#push, `repository:${from}:pull`],
@@ -184,7 +202,8 @@ export class RegistryTarget implements Target {
       });
     } catch (error) {
       // no read access to the source repository: an upload still works
-      if (error instanceof PkgError && error.exitCode === ExitCode.AuthRejected) return undefined;
+      if (error instanceof PkgError && error.exitCode === ExitCode.AuthRejected && !signal?.aborted)
+        return undefined;
       throw error;
     }
     await drain(response);
@@ -193,10 +212,16 @@ export class RegistryTarget implements Target {
     return undefined;
   }
 
-  async fetchBlob(digest: string, expectedSize?: number): Promise<NodeJS.ReadableStream> {
+  async fetchBlob(
+    digest: string,
+    expectedSize?: number,
+    options: OperationOptions = {},
+  ): Promise<NodeJS.ReadableStream> {
     const operation = `fetch blob ${digest} from ${this.displayName}`;
+    const signal = options.signal;
     requireDigest(digest, operation);
     const response = await this.client.request({
+      signal,
       method: "GET",
       url: await this.#url(`blobs/${digest}`),
       scopes: this.#pull,
@@ -220,19 +245,27 @@ export class RegistryTarget implements Target {
     const verifier = new VerifyingStream(digest, expectedSize ?? declared, operation);
     response.body.on("error", (error) =>
       verifier.destroy(
-        new PkgError(ExitCode.Transient, `${operation}: the download broke off (${error.message})`),
+        signal?.aborted
+          ? abortError(signal, operation)
+          : new PkgError(ExitCode.Transient, `${operation}: the download broke off (${error.message})`),
       ),
     );
     response.body.pipe(verifier);
+    destroyOnAbort(verifier, signal, operation);
     return verifier;
   }
 
-  async fetchManifest(reference: string): Promise<StoredManifest | undefined> {
+  async fetchManifest(
+    reference: string,
+    options: OperationOptions = {},
+  ): Promise<StoredManifest | undefined> {
     const operation = `fetch manifest ${reference} from ${this.displayName}`;
+    const signal = options.signal;
     const byDigest = parseDigest(reference) !== undefined;
     if (!byDigest && !isValidTag(reference)) throw new PkgError(ExitCode.Usage, `${operation}: invalid tag`);
     const response = await this.client.request({
       method: "GET",
+      signal,
       url: await this.#url(`manifests/${reference}`),
       headers: { accept: manifestAccept },
       scopes: this.#pull,
@@ -247,6 +280,7 @@ export class RegistryTarget implements Target {
     try {
       bytes = await readBody(response, MAX_MANIFEST_SIZE);
     } catch (error) {
+      checkAborted(signal, operation);
       if (error instanceof HttpBodyTooLargeError) {
         throw new PkgError(ExitCode.Data, `${operation}: larger than ${MAX_MANIFEST_SIZE} bytes`);
       }
@@ -266,7 +300,13 @@ export class RegistryTarget implements Target {
     return { descriptor: { mediaType, digest, size: bytes.length }, bytes };
   }
 
-  async pushManifest(bytes: Buffer, mediaType: string, tag?: string): Promise<Descriptor> {
+  async pushManifest(
+    bytes: Buffer,
+    mediaType: string,
+    tag?: string,
+    options: OperationOptions = {},
+  ): Promise<Descriptor> {
+    const signal = options.signal;
     const digest = sha256Digest(bytes);
     const operation = `push manifest ${tag ?? digest} to ${this.displayName}`;
     if (tag !== undefined && !isValidTag(tag))
@@ -275,6 +315,7 @@ export class RegistryTarget implements Target {
       throw new PkgError(ExitCode.Data, `${operation}: larger than ${MAX_MANIFEST_SIZE} bytes`);
     }
     const response = await this.client.request({
+      signal,
       method: "PUT",
       url: await this.#url(`manifests/${tag ?? digest}`),
       headers: { "content-type": mediaType },
@@ -291,28 +332,45 @@ export class RegistryTarget implements Target {
     const descriptor: Descriptor = { mediaType, digest, size: bytes.length };
     const subject = manifestSubject(bytes);
     if (subject && response.headers["oci-subject"] === undefined) {
-      await this.#addToReferrersTag(subject.digest, referrerDescriptor(bytes, descriptor));
+      await this.#addToReferrersTag(subject.digest, referrerDescriptor(bytes, descriptor), signal);
     }
     return descriptor;
   }
 
   /** The referrers tag scheme: the index at `sha256-<hex>` lists the manifests that refer to the subject. */
-  async #addToReferrersTag(subjectDigest: string, entry: Descriptor): Promise<void> {
+  async #addToReferrersTag(
+    subjectDigest: string,
+    entry: Descriptor,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const tag = referrersTag(subjectDigest);
-    const current = await this.fetchManifest(tag);
+    const current = await this.fetchManifest(tag, { signal });
     const existing = current ? indexManifests(current.bytes) : undefined;
-    await this.pushManifest(encodeIndex(withReferrer(existing, entry)), MediaType.ImageIndex, tag);
+    await this.pushManifest(encodeIndex(withReferrer(existing, entry)), MediaType.ImageIndex, tag, {
+      signal,
+    });
   }
 
-  async listTags(): Promise<string[]> {
+  async listTags(options: ListTagsOptions = {}): Promise<string[]> {
     const operation = `list tags of ${this.displayName}`;
+    const signal = options.signal;
     const tags: string[] = [];
     let url: URL | undefined = await this.#url("tags/list");
     url.searchParams.set("n", String(this.#tagPageSize));
     while (url) {
-      const response = await this.client.request({ method: "GET", url, scopes: this.#pull, operation });
+      const response = await this.client.request({
+        signal,
+        method: "GET",
+        url,
+        scopes: this.#pull,
+        operation,
+      });
       if (response.status === 404) {
         await drain(response);
+        // NAME_UNKNOWN on the first page: the repository does not exist
+        if (options.ifMissing === "error" && tags.length === 0) {
+          throw new PkgError(ExitCode.Data, `${this.displayName}: no such repository`);
+        }
         return tags;
       }
       if (response.status !== 200) throw await this.#failure(response, operation);
@@ -320,6 +378,7 @@ export class RegistryTarget implements Target {
       try {
         page = JSON.parse((await readBody(response, MAX_MANIFEST_SIZE)).toString("utf8"));
       } catch (error) {
+        checkAborted(signal, operation);
         throw new PkgError(ExitCode.Data, `${operation}: unreadable tag list (${(error as Error).message})`);
       }
       if (Array.isArray(page.tags)) tags.push(...page.tags.filter((t): t is string => typeof t === "string"));
@@ -329,12 +388,18 @@ export class RegistryTarget implements Target {
     return tags;
   }
 
-  async referrers(digest: string, artifactType?: string): Promise<Descriptor[]> {
+  async referrers(
+    digest: string,
+    artifactType?: string,
+    options: OperationOptions = {},
+  ): Promise<Descriptor[]> {
     const operation = `list referrers of ${digest} in ${this.displayName}`;
+    const signal = options.signal;
     requireDigest(digest, operation);
     const url = await this.#url(`referrers/${digest}`);
     if (artifactType !== undefined) url.searchParams.set("artifactType", artifactType);
     const response = await this.client.request({
+      signal,
       method: "GET",
       url,
       headers: { accept: MediaType.ImageIndex },
@@ -347,18 +412,25 @@ export class RegistryTarget implements Target {
     } else {
       await drain(response);
     }
-    const fallback = await this.fetchManifest(referrersTag(digest));
+    const fallback = await this.fetchManifest(referrersTag(digest), { signal });
     const listed = fallback ? indexManifests(fallback.bytes) : undefined;
     return filterByArtifactType(listed ?? [], artifactType);
   }
 
-  /** Deletes a manifest by digest (the registry must allow deletes). */
-  async deleteManifest(digest: string): Promise<void> {
-    const operation = `delete manifest ${digest} from ${this.displayName}`;
-    requireDigest(digest, operation);
+  /**
+   * DELETE of a manifest reference; a 404 (already gone) counts as done. `refusal` names the
+   * statuses that mean the registry does not do this kind of delete (exit 82).
+   */
+  async #delete(
+    reference: string,
+    operation: string,
+    signal: AbortSignal | undefined,
+    refusal: { statuses: number[]; message: string },
+  ): Promise<void> {
     const response = await this.client.request({
+      signal,
       method: "DELETE",
-      url: await this.#url(`manifests/${digest}`),
+      url: await this.#url(`manifests/${reference}`),
       scopes: [`repository:${this.repository}:delete`],
       operation,
     });
@@ -366,7 +438,37 @@ export class RegistryTarget implements Target {
       await drain(response);
       return;
     }
+    if (refusal.statuses.includes(response.status)) {
+      const text = await errorText(response);
+      throw new PkgError(
+        ExitCode.Unsupported,
+        `${operation}: ${refusal.message} (answered ${response.status}${text ? `: ${text}` : ""})`,
+      );
+    }
     throw await this.#failure(response, operation);
+  }
+
+  /** Deletes a manifest by digest (the registry must allow deletes: else exit 82). */
+  async deleteManifest(digest: string, options: OperationOptions = {}): Promise<void> {
+    const operation = `delete manifest ${digest} from ${this.displayName}`;
+    requireDigest(digest, operation);
+    await this.#delete(digest, operation, options.signal, {
+      statuses: [405],
+      message: "the registry does not allow deletes",
+    });
+  }
+
+  /**
+   * Removes a tag by DELETE of the tag reference (OCI distribution 1.1). A registry that does not
+   * delete tags answers 400 or 405 (CNCF distribution 2.x: 400 DIGEST_INVALID): exit 82.
+   */
+  async untag(tag: string, options: OperationOptions = {}): Promise<void> {
+    const operation = `untag ${tag} in ${this.displayName}`;
+    if (!isValidTag(tag)) throw new PkgError(ExitCode.Usage, `${operation}: invalid tag`);
+    await this.#delete(tag, operation, options.signal, {
+      statuses: [400, 405],
+      message: "the registry does not delete tags, only manifests by digest",
+    });
   }
 }
 

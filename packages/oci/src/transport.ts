@@ -14,6 +14,7 @@ import {
   type StreamBody,
   withRetries,
 } from "@pkg/net";
+import { abortError, destroyOnAbort, raceAbort } from "./abort.js";
 import { Authenticator } from "./auth.js";
 import { describeRegistryError } from "./registry-errors.js";
 import { drain, type RegistryResponse, readBody } from "./response.js";
@@ -51,6 +52,11 @@ export interface RegistryRequest {
   retry?: boolean;
   /** Follow redirects (blob downloads); Authorization never goes to another origin. */
   followRedirects?: boolean;
+  /**
+   * Cuts the request: a wait for a token, for an answer or between retries rejects at once (see
+   * `abortError`), and the answer's body, once there, is destroyed (its connection closed).
+   */
+  signal?: AbortSignal;
 }
 
 /** The registry client's configuration of the one retry policy: 250 ms doubling, 30 s cap, equal jitter. */
@@ -193,7 +199,15 @@ export class RegistryClient {
     url: URL,
     headers: Record<string, string>,
     body?: Buffer | StreamBody,
+    abort?: { signal: AbortSignal; operation: string },
   ): Promise<RegistryResponse> {
+    if (abort !== undefined) {
+      // net's `open` takes no signal: the wait is cut here, a late answer's body let go
+      const opened = this.#exchange(method, url, headers, body);
+      const response = await raceAbort(opened, abort.signal, abort.operation, (late) => late.body.destroy());
+      destroyOnAbort(response.body, abort.signal, abort.operation);
+      return response;
+    }
     try {
       return await this.#client().open({
         url,
@@ -217,6 +231,7 @@ export class RegistryClient {
   async request(request: RegistryRequest): Promise<RegistryResponse> {
     const policy = request.retry === false ? { ...this.#policy, retries: 0 } : this.#policy;
     let attempts = 0;
+    const signal = request.signal;
     try {
       return await withRetries(
         policy,
@@ -230,9 +245,11 @@ export class RegistryClient {
             "error" in failure && failure.error instanceof TransientFailure
               ? failure.error.retryAfter
               : undefined,
+          ...(signal === undefined ? {} : { signal }),
         },
       );
     } catch (error) {
+      if (signal?.aborted) throw abortError(signal, request.operation);
       if (!(error instanceof TransientFailure)) throw error;
       const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
       throw new PkgError(ExitCode.Transient, `${request.operation}: ${error.message}${tries}`);
@@ -271,7 +288,9 @@ export class RegistryClient {
 
   /** One try: the auth handshake (one retry after learning a challenge) and redirects. */
   async #attempt(request: RegistryRequest): Promise<RegistryResponse> {
-    const base = await this.base();
+    const signal = request.signal;
+    const abort = signal === undefined ? undefined : { signal, operation: request.operation };
+    const base = await raceAbort(this.base(), signal, request.operation);
     let url = new URL(request.url, base);
     let method: HttpMethod = request.method;
     let withBody = true;
@@ -279,10 +298,17 @@ export class RegistryClient {
     for (let redirects = 0; ; ) {
       const ours = url.origin === base.origin;
       const headers = { ...request.headers };
-      const sent = ours ? await this.#auth.authorization(request.scopes, request.operation) : undefined;
+      // a token fetch may be shared with other requests: only this request's wait is cut
+      const sent = ours
+        ? await raceAbort(
+            this.#auth.authorization(request.scopes, request.operation),
+            signal,
+            request.operation,
+          )
+        : undefined;
       if (sent !== undefined) headers.authorization = sent;
       const body = withBody ? request.body : undefined;
-      const response = await this.#exchange(method, url, headers, body);
+      const response = await this.#exchange(method, url, headers, body, abort);
       const status = response.status;
       if (ours && (status === 401 || status === 403)) {
         const text = await errorText(response);

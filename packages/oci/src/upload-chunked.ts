@@ -38,6 +38,7 @@ async function sendChunk(ctx: UploadContext, location: URL, chunk: Buffer, start
     if (n > 1 && (await resume())) return url;
     for (;;) {
       const response = await ctx.client.request({
+        signal: ctx.signal,
         method: "PATCH",
         url,
         headers: { ...octetStream, "content-range": `${start + sent}-${end}` },
@@ -56,7 +57,10 @@ async function sendChunk(ctx: UploadContext, location: URL, chunk: Buffer, start
     }
   };
   try {
-    return await withRetries(ctx.client.retryPolicy, attempt, { isRetryable: isRequestTransient });
+    return await withRetries(ctx.client.retryPolicy, attempt, {
+      isRetryable: isRequestTransient,
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    });
   } catch (error) {
     if (isRequestTransient(error)) throw new RestartableError(ExitCode.Transient, error.message);
     throw error;

@@ -15,6 +15,8 @@ export interface UploadContext {
   mode: UploadMode;
   /** The stored size of the blob, to recognise a commit whose answer was lost. */
   blobSize: () => Promise<number | undefined>;
+  /** Cuts every request of the upload (see `RegistryRequest.signal`). */
+  signal?: AbortSignal | undefined;
 }
 
 /** A failure after which a fresh upload session (and a fresh `open()`) may succeed. */
@@ -65,6 +67,7 @@ export async function unexpected(
 export async function openSession(ctx: UploadContext): Promise<URL> {
   const url = new URL(`/v2/${ctx.repository}/blobs/uploads/`, await ctx.client.base());
   const response = await ctx.client.request({
+    signal: ctx.signal,
     method: "POST",
     url,
     scopes: ctx.scopes,
@@ -108,6 +111,7 @@ export async function commit(
   const url = new URL(location);
   url.searchParams.set("digest", digest);
   const response = await ctx.client.request({
+    signal: ctx.signal,
     method: "PUT",
     url,
     headers: octetStream,
@@ -132,6 +136,7 @@ export async function uploadStatus(
   location: URL,
 ): Promise<{ next: number; location: URL } | undefined> {
   const response = await ctx.client.request({
+    signal: ctx.signal,
     method: "GET",
     url: location,
     scopes: ctx.scopes,

@@ -30,6 +30,7 @@ export async function patchStreamed(
   let response: RegistryResponse;
   try {
     response = await ctx.client.request({
+      signal: ctx.signal,
       method: "PATCH",
       url: location,
       headers: octetStream,

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { ExitCode, PkgError } from "@pkg/common";
+import { abortError } from "./abort.js";
 import { ChunkReader } from "./chunk-reader.js";
 import type { BlobSource } from "./types.js";
 import { uploadChunked } from "./upload-chunked.js";
@@ -72,6 +73,7 @@ export async function uploadBlob(ctx: UploadContext, source: BlobSource, session
       else await uploadStreamed(ctx, source, location);
       return;
     } catch (error) {
+      if (ctx.signal?.aborted) throw abortError(ctx.signal, ctx.operation);
       if (!(error instanceof RestartableError) || restarts >= ctx.client.retryPolicy.retries) {
         if (error instanceof RestartableError) throw new PkgError(ExitCode.Transient, error.message);
         throw error;

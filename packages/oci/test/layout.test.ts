@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { openLayout } from "../src/layout.js";
 import { blobPath } from "../src/layout-files.js";
 import { MediaType } from "../src/types.js";
-import { bufferSource, imageIndex, imageManifest, readAll } from "./helpers.js";
+import { bufferSource, imageIndex, imageManifest, readAll } from "./support/helpers.js";
 
 const run = promisify(execFile);
 
@@ -77,7 +77,7 @@ describe("OCI image layout", () => {
     expect((await second.layout.fetchManifest("latest"))?.descriptor.digest).toBe(second.descriptor.digest);
     expect(first.descriptor.digest).not.toBe(second.descriptor.digest);
     expect(await untagged.layout.blobSize(untagged.descriptor.digest)).toBe(untagged.bytes.length);
-    await second.layout.deleteTag("latest");
+    await second.layout.untag("latest");
     expect(await second.layout.listTags()).toEqual([]);
   });
 

@@ -10,33 +10,41 @@ export type Deadline = (ms: number, signal: AbortSignal) => Promise<void>;
 
 export const realDeadline: Deadline = (ms, signal) => delay(ms, undefined, { signal });
 
+/** `expiry`, composed with the signal a caller gave, if any. */
+function withExpiry<O extends { signal?: AbortSignal }>(options: O | undefined, expiry: AbortSignal): O {
+  const given = options?.signal;
+  const signal = given === undefined ? expiry : AbortSignal.any([given, expiry]);
+  return { ...options, signal } as O;
+}
+
 /**
- * A view of `target` that refuses to start an operation once `signal` has fired. The push library
- * takes no AbortSignal, so an attempt that overran its deadline cannot be cut inside a request;
- * this keeps it from starting another upload or moving a tag while the next attempt runs.
+ * A view of `target` that passes the attempt's expiry signal to every call (composed with any
+ * signal the caller gave): once the attempt overruns its deadline, its request in flight is cut
+ * and rejects with the deadline's exit 75, and nothing new is started while the next attempt runs.
  */
-function guardedTarget(target: Target, signal: AbortSignal): Target {
-  const guarded = async <R>(operation: () => Promise<R>): Promise<R> => {
-    signal.throwIfAborted();
-    return operation();
-  };
+function deadlineView(target: Target, expiry: AbortSignal): Target {
   return {
     displayName: target.displayName,
     repository: target.repository,
-    blobSize: (digest) => guarded(() => target.blobSize(digest)),
-    pushBlob: (source, options) => guarded(() => target.pushBlob(source, options)),
-    fetchBlob: (digest, expectedSize) => guarded(() => target.fetchBlob(digest, expectedSize)),
-    fetchManifest: (reference) => guarded(() => target.fetchManifest(reference)),
-    pushManifest: (bytes, mediaType, tag) => guarded(() => target.pushManifest(bytes, mediaType, tag)),
-    listTags: () => guarded(() => target.listTags()),
-    referrers: (digest, artifactType) => guarded(() => target.referrers(digest, artifactType)),
+    blobSize: (digest, options) => target.blobSize(digest, withExpiry(options, expiry)),
+    pushBlob: (source, options) => target.pushBlob(source, withExpiry(options, expiry)),
+    fetchBlob: (digest, expectedSize, options) =>
+      target.fetchBlob(digest, expectedSize, withExpiry(options, expiry)),
+    fetchManifest: (reference, options) => target.fetchManifest(reference, withExpiry(options, expiry)),
+    pushManifest: (bytes, mediaType, tag, options) =>
+      target.pushManifest(bytes, mediaType, tag, withExpiry(options, expiry)),
+    listTags: (options) => target.listTags(withExpiry(options, expiry)),
+    referrers: (digest, artifactType, options) =>
+      target.referrers(digest, artifactType, withExpiry(options, expiry)),
+    deleteManifest: (digest, options) => target.deleteManifest(digest, withExpiry(options, expiry)),
+    untag: (tag, options) => target.untag(tag, withExpiry(options, expiry)),
   };
 }
 
 /**
  * Runs one push attempt against `target` within `timeoutMs`. An attempt that overruns fails with
- * exit 75 (retryable: the spec's worst case is every attempt running into the bound) and is
- * abandoned: its later outcome is ignored.
+ * exit 75 (retryable: the spec's worst case is every attempt running into the bound): the target
+ * calls it has in flight are aborted with that error, and its later outcome is ignored.
  */
 export async function withAttemptDeadline<T>(
   target: Target,
@@ -56,7 +64,7 @@ export async function withAttemptDeadline<T>(
   });
   // the deadline rejects when the attempt settles first; nobody waits for it then
   expired.catch(() => undefined);
-  const attempt = run(guardedTarget(target, expiry.signal));
+  const attempt = run(deadlineView(target, expiry.signal));
   // once the deadline has passed, the abandoned attempt's own failure is nobody's concern
   attempt.catch(() => undefined);
   try {

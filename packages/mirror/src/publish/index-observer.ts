@@ -34,21 +34,26 @@ export function observeIndexes(target: Target): IndexObserver {
   const observed: Target = {
     displayName: target.displayName,
     repository: target.repository,
-    blobSize: (digest) => target.blobSize(digest),
+    blobSize: (digest, options) => target.blobSize(digest, options),
     pushBlob: (source, options) => target.pushBlob(source, options),
-    fetchBlob: (digest, expectedSize) => target.fetchBlob(digest, expectedSize),
-    fetchManifest: async (reference) => {
-      const stored = await target.fetchManifest(reference);
+    fetchBlob: (digest, expectedSize, options) => target.fetchBlob(digest, expectedSize, options),
+    fetchManifest: async (reference, options) => {
+      const stored = await target.fetchManifest(reference, options);
       note(reference, stored?.descriptor.digest ?? "", stored?.bytes);
       return stored;
     },
-    pushManifest: async (bytes, mediaType, tag) => {
-      const descriptor = await target.pushManifest(bytes, mediaType, tag);
+    pushManifest: async (bytes, mediaType, tag, options) => {
+      const descriptor = await target.pushManifest(bytes, mediaType, tag, options);
       if (tag !== undefined) note(tag, descriptor.digest, bytes);
       return descriptor;
     },
-    listTags: () => target.listTags(),
-    referrers: (digest, artifactType) => target.referrers(digest, artifactType),
+    listTags: (options) => target.listTags(options),
+    referrers: (digest, artifactType, options) => target.referrers(digest, artifactType, options),
+    deleteManifest: (digest, options) => target.deleteManifest(digest, options),
+    untag: async (tag, options) => {
+      await target.untag(tag, options);
+      note(tag, "", undefined);
+    },
   };
   return { target: observed, seen };
 }
