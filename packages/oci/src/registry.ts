@@ -97,8 +97,8 @@ export class RegistryTarget implements Target {
     return [`repository:${this.repository}:pull,push`];
   }
 
-  async #url(suffix: string): Promise<URL> {
-    return new URL(`/v2/${this.repository}/${suffix}`, await this.client.base());
+  async #url(suffix: string, signal: AbortSignal | undefined, operation: string): Promise<URL> {
+    return new URL(`/v2/${this.repository}/${suffix}`, await this.client.base(signal, operation));
   }
 
   async #failure(response: RegistryResponse, operation: string): Promise<PkgError> {
@@ -118,7 +118,7 @@ export class RegistryTarget implements Target {
     const response = await this.client.request({
       signal,
       method: "HEAD",
-      url: await this.#url(`blobs/${digest}`),
+      url: await this.#url(`blobs/${digest}`, signal, operation),
       scopes,
       operation,
       followRedirects: true,
@@ -188,7 +188,7 @@ export class RegistryTarget implements Target {
   ): Promise<true | URL | undefined> {
     if (!isValidRepository(from))
       throw new PkgError(ExitCode.Usage, `${operation}: invalid mount source "${from}"`);
-    const url = await this.#url("blobs/uploads/");
+    const url = await this.#url("blobs/uploads/", signal, operation);
     url.searchParams.set("mount", digest);
     url.searchParams.set("from", from);
     let response: RegistryResponse;
@@ -223,7 +223,7 @@ export class RegistryTarget implements Target {
     const response = await this.client.request({
       signal,
       method: "GET",
-      url: await this.#url(`blobs/${digest}`),
+      url: await this.#url(`blobs/${digest}`, signal, operation),
       scopes: this.#pull,
       operation,
       followRedirects: true,
@@ -266,7 +266,7 @@ export class RegistryTarget implements Target {
     const response = await this.client.request({
       method: "GET",
       signal,
-      url: await this.#url(`manifests/${reference}`),
+      url: await this.#url(`manifests/${reference}`, signal, operation),
       headers: { accept: manifestAccept },
       scopes: this.#pull,
       operation,
@@ -317,7 +317,7 @@ export class RegistryTarget implements Target {
     const response = await this.client.request({
       signal,
       method: "PUT",
-      url: await this.#url(`manifests/${tag ?? digest}`),
+      url: await this.#url(`manifests/${tag ?? digest}`, signal, operation),
       headers: { "content-type": mediaType },
       body: bytes,
       scopes: this.#push,
@@ -355,7 +355,7 @@ export class RegistryTarget implements Target {
     const operation = `list tags of ${this.displayName}`;
     const signal = options.signal;
     const tags: string[] = [];
-    let url: URL | undefined = await this.#url("tags/list");
+    let url: URL | undefined = await this.#url("tags/list", signal, operation);
     url.searchParams.set("n", String(this.#tagPageSize));
     while (url) {
       const response = await this.client.request({
@@ -396,7 +396,7 @@ export class RegistryTarget implements Target {
     const operation = `list referrers of ${digest} in ${this.displayName}`;
     const signal = options.signal;
     requireDigest(digest, operation);
-    const url = await this.#url(`referrers/${digest}`);
+    const url = await this.#url(`referrers/${digest}`, signal, operation);
     if (artifactType !== undefined) url.searchParams.set("artifactType", artifactType);
     const response = await this.client.request({
       signal,
@@ -430,7 +430,7 @@ export class RegistryTarget implements Target {
     const response = await this.client.request({
       signal,
       method: "DELETE",
-      url: await this.#url(`manifests/${reference}`),
+      url: await this.#url(`manifests/${reference}`, signal, operation),
       scopes: [`repository:${this.repository}:delete`],
       operation,
     });

@@ -137,9 +137,10 @@ export class RegistryClient {
   }
 
   /** `https://host/`, or `http://host/` for a plain-HTTP registry (see `plainHttp`). */
-  base(): Promise<URL> {
+  base(signal?: AbortSignal, operation = `reach ${this.host}`): Promise<URL> {
     this.#base ??= this.#chooseScheme();
-    return this.#base;
+    // the probe may be shared with other requests: only this caller's wait is cut
+    return raceAbort(this.#base, signal, operation);
   }
 
   async #chooseScheme(): Promise<URL> {
@@ -290,7 +291,7 @@ export class RegistryClient {
   async #attempt(request: RegistryRequest): Promise<RegistryResponse> {
     const signal = request.signal;
     const abort = signal === undefined ? undefined : { signal, operation: request.operation };
-    const base = await raceAbort(this.base(), signal, request.operation);
+    const base = await this.base(signal, request.operation);
     let url = new URL(request.url, base);
     let method: HttpMethod = request.method;
     let withBody = true;

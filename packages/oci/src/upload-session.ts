@@ -65,7 +65,10 @@ export async function unexpected(
 
 /** Opens an upload session: `POST /v2/<name>/blobs/uploads/` → 202 with a Location. */
 export async function openSession(ctx: UploadContext): Promise<URL> {
-  const url = new URL(`/v2/${ctx.repository}/blobs/uploads/`, await ctx.client.base());
+  const url = new URL(
+    `/v2/${ctx.repository}/blobs/uploads/`,
+    await ctx.client.base(ctx.signal, ctx.operation),
+  );
   const response = await ctx.client.request({
     signal: ctx.signal,
     method: "POST",
