@@ -1,4 +1,4 @@
-import { parseManifestDocument, type Target } from "@pkg/oci";
+import { parseManifestDocument, type TargetReader } from "@pkg/oci";
 import pLimit from "p-limit";
 import { formatPlatform } from "../platform/index.js";
 
@@ -12,9 +12,12 @@ export interface TagRow {
 
 const FETCH_CONCURRENCY = 8;
 
-/** Every tag of a repository with what it points at, in tag order. */
-export async function listTagPlatforms(target: Target): Promise<TagRow[]> {
-  const tags = (await target.listTags()).sort();
+/**
+ * Every tag of a repository with what it points at, in tag order. A repository that does not
+ * exist is exit 65 (`<repository>: no such repository`); one without tags gives no rows.
+ */
+export async function listTagPlatforms(target: TargetReader): Promise<TagRow[]> {
+  const tags = (await target.listTags({ ifMissing: "error" })).sort();
   const limit = pLimit(FETCH_CONCURRENCY);
   const rows = await Promise.all(
     tags.map((tag) =>

@@ -1,6 +1,6 @@
 import { Command } from "@commander-js/extra-typings";
-import { dataError, parseFormat, printJson, stderrLogger } from "@pkg/common";
-import { repositoryExists } from "../../inspect/repository-exists.js";
+import { parseFormat, printJson, stderrLogger } from "@pkg/common";
+import { readOnly } from "@pkg/oci";
 import { listTagPlatforms } from "../../inspect/tag-platforms.js";
 import { layoutOptionHelp, openReference } from "../target.js";
 
@@ -14,10 +14,8 @@ export function tagsCommand() {
     .option("--format <format>", "output: text or json", parseFormat, "text" as const)
     .action(async (ref, options) => {
       const { target } = openReference(ref, options.layout);
-      const rows = await listTagPlatforms(target);
+      const rows = await listTagPlatforms(readOnly(target));
       if (rows.length === 0) {
-        // both read as an empty list: only now is the difference worth a request
-        if (!(await repositoryExists(target))) throw dataError(`${target.displayName}: no such repository`);
         stderrLogger({ quiet: options.format === "json" }).info(`${target.displayName}: no tags`);
       }
       if (options.format === "json") {
