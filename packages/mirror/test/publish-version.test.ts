@@ -1,32 +1,30 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
-import { type ImageIndex, openRegistry, sha256Digest } from "@pkg/oci";
+import { type ImageIndex, MemoryStore, openMemory, sha256Digest } from "@pkg/oci";
 import { defaultMetadata } from "@pkg/package";
-import { type RunningRegistry, startRegistry, type TempDir, tempDir } from "@pkg/testkit";
+import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REVISION_ANNOTATION, SOURCE_ANNOTATION } from "../src/publish/annotations.js";
 import { type PublishVersionOptions, publishVersion } from "../src/publish/publish-version.js";
 import { makeBundle, recordingLogger, recordingSleep } from "./support/publish-support.js";
 
-let registry: RunningRegistry;
+// publishing needs a target, not HTTP (publish-retry and the sync tests cover the registry): the in-memory one
+const store = new MemoryStore();
 let temp: TempDir;
 let amd64: string;
 let arm64: string;
 
 beforeAll(async () => {
-  registry = await startRegistry({ auth: "none" });
   temp = await tempDir("publish-");
   amd64 = await makeBundle(temp.path, "amd64", { "bin/tool": "#!/bin/sh\necho amd64\n" });
   arm64 = await makeBundle(temp.path, "arm64", { "bin/tool": "#!/bin/sh\necho arm64\n" });
 });
 afterAll(async () => {
-  await registry?.stop();
   await temp?.remove();
 });
 
-const repo = (name: string) =>
-  openRegistry(`${registry.host}/publish/${name}`, { plainHttp: true, credential: null, env: {} });
+const repo = (name: string) => openMemory(`publish/${name}`, { store });
 
 const spec = {
   cascade: { enabled: true },

@@ -1,15 +1,13 @@
-import { openRegistry, type RegistryTarget } from "@pkg/oci";
-import { type RunningRegistry, startRegistry } from "@pkg/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MemoryTarget, openMemory, readOnly } from "@pkg/oci";
+import { beforeAll, describe, expect, it } from "vitest";
 import { classifyPair, readIndexPlatforms, readPublished } from "../src/plan/published.js";
 import { publishIndexes } from "./support/publish-indexes.js";
 
-let registry: RunningRegistry;
-let target: RegistryTarget;
+// reading published state needs a target, not a registry: the in-memory one
+let target: MemoryTarget;
 
 beforeAll(async () => {
-  registry = await startRegistry();
-  target = openRegistry({ host: registry.host, repository: "acme/tool" });
+  target = openMemory("acme/tool");
   await publishIndexes(target, [
     { tags: ["1.0.0", "1.0.0_20250101120000"], platforms: ["linux/amd64", "darwin/arm64"] },
     { tags: ["1.1.0", "1.1.0_20250201120000", "1.1", "1", "latest"], platforms: ["linux/amd64"] },
@@ -18,15 +16,11 @@ beforeAll(async () => {
     { tags: ["1.2.0_20250302120000"], platforms: ["darwin/arm64", "linux/amd64+libc.musl"] },
     { tags: ["musl-1.0.0"], platforms: ["linux/amd64+libc.musl"] },
   ]);
-}, 60_000);
-
-afterAll(async () => {
-  await registry?.stop();
 });
 
 describe("readPublished", () => {
   it("lists once and reads only the indexes of asked versions that have tags", async () => {
-    const state = await readPublished(target, [
+    const state = await readPublished(readOnly(target), [
       { versions: ["1.0.0", "1.2.0", "2.0.0"] },
       { variant: "musl", versions: ["1.0.0", "1.1.0"] },
     ]);
@@ -57,7 +51,7 @@ describe("readPublished", () => {
   });
 
   it("treats an empty repository as nothing published", async () => {
-    const empty = openRegistry({ host: registry.host, repository: "acme/never-pushed" });
+    const empty = openMemory("acme/never-pushed");
     const state = await readPublished(empty, [{ versions: ["1.0.0"] }]);
     expect(state.sets[0]?.size).toBe(0);
     expect(state.indexReads).toBe(0);

@@ -1,6 +1,6 @@
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
 import type { HttpClient } from "@pkg/net";
-import { openRegistry, type Target } from "@pkg/oci";
+import { openRegistry, readOnly, type Target } from "@pkg/oci";
 import { compareVersions, parseVersion } from "@pkg/package";
 import type { UpstreamVersion } from "../sources/types.js";
 import { DEFAULT_CASCADE } from "../spec/cascade.js";
@@ -117,7 +117,8 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
     untagged,
     ...publishedReads
   } = await readPublished(
-    target,
+    // planning only reads: a write through this view is not even reachable
+    readOnly(target),
     sets.map((set) => ({
       ...(set.variant === undefined ? {} : { variant: set.variant }),
       versions: versionsToAsk(plan, columns, set),

@@ -1,5 +1,5 @@
 import { type Logger, silentLogger } from "@pkg/common";
-import type { Target } from "@pkg/oci";
+import type { TargetReader } from "@pkg/oci";
 import { PUBLISHED_SUMMARY_TAG } from "@pkg/package";
 import pLimit from "p-limit";
 import { indexPlatformKeys } from "./index-platforms.js";
@@ -71,7 +71,7 @@ export interface ReadPublishedOptions {
  * harmless). A tool that shrinks or re-points tags makes it over-report: `verifyPublished`.
  */
 export async function readPublished(
-  target: Target,
+  target: TargetReader,
   queries: readonly PublishedQuery[],
   options: ReadPublishedOptions = {},
 ): Promise<PublishedState> {
@@ -119,7 +119,7 @@ export async function readPublished(
 }
 
 async function summaryFor(
-  target: Target,
+  target: TargetReader,
   tags: readonly string[],
   needed: boolean,
   options: ReadPublishedOptions,
@@ -137,7 +137,7 @@ async function summaryFor(
  * its entries carry no platform a key can spell (such entries are not ours). A tag holding a
  * single manifest instead of an index is bad data in a package repository (exit 65).
  */
-export async function readIndexPlatforms(target: Target, tag: string): Promise<string[]> {
+export async function readIndexPlatforms(target: TargetReader, tag: string): Promise<string[]> {
   const stored = await target.fetchManifest(tag);
   return stored ? indexPlatformKeys(stored.bytes, `${target.displayName}:${tag}`) : [];
 }

@@ -1,6 +1,6 @@
 import { buffer } from "node:stream/consumers";
 import { describeError } from "@pkg/common";
-import type { Target } from "@pkg/oci";
+import type { TargetReader } from "@pkg/oci";
 import { PUBLISHED_SUMMARY_TAG } from "@pkg/package";
 import { parseSummary, type SummaryTags } from "./summary-document.js";
 import { summaryConfig } from "./summary-manifest.js";
@@ -15,7 +15,7 @@ export type SummaryRead =
  * The target's published summary (manifest and config blob: two requests). Never throws: the
  * summary is a cache, so any failure to read or verify it is reported for the caller to fall back.
  */
-export async function readPublishedSummary(target: Target): Promise<SummaryRead> {
+export async function readPublishedSummary(target: TargetReader): Promise<SummaryRead> {
   try {
     const stored = await target.fetchManifest(PUBLISHED_SUMMARY_TAG);
     if (!stored) return { status: "absent" };
