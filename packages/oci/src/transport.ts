@@ -53,8 +53,9 @@ export interface RegistryRequest {
   /** Follow redirects (blob downloads); Authorization never goes to another origin. */
   followRedirects?: boolean;
   /**
-   * Cuts the request: a wait for a token, for an answer or between retries rejects at once (see
-   * `abortError`), and the answer's body, once there, is destroyed (its connection closed).
+   * Cuts the request: a wait for a token or between retries rejects at once (see `abortError`),
+   * and the request itself is cut in flight, its connection closed, whether it is being sent,
+   * awaiting its answer or having its answer's body read.
    */
   signal?: AbortSignal;
 }
@@ -202,15 +203,8 @@ export class RegistryClient {
     body?: Buffer | StreamBody,
     abort?: { signal: AbortSignal; operation: string },
   ): Promise<RegistryResponse> {
-    if (abort !== undefined) {
-      // net's `open` takes no signal: the wait is cut here, a late answer's body let go
-      const opened = this.#exchange(method, url, headers, body);
-      const response = await raceAbort(opened, abort.signal, abort.operation, (late) => late.body.destroy());
-      destroyOnAbort(response.body, abort.signal, abort.operation);
-      return response;
-    }
     try {
-      return await this.#client().open({
+      const response = await this.#client().open({
         url,
         method,
         headers,
@@ -218,8 +212,13 @@ export class RegistryClient {
         auth: "none",
         redirect: "manual",
         timeoutMs: this.#options.idleTimeoutMs ?? 60_000,
+        // the signal closes the connection, whether the request is being sent or answered
+        ...(abort === undefined ? {} : { signal: abort.signal }),
       });
+      if (abort !== undefined) destroyOnAbort(response.body, abort.signal, abort.operation);
+      return response;
     } catch (error) {
+      if (abort?.signal.aborted) throw abortError(abort.signal, abort.operation);
       if (error instanceof HttpTransportError && error.cause !== undefined) throw error.cause;
       throw error;
     }

@@ -89,8 +89,28 @@ function nodeHeaders(headers: Dispatcher.ResponseData["headers"]): IncomingHttpH
   return copy;
 }
 
-/** How long to wait: the whole request (`fetch`), the head in total (`stream`), or each silence only (`open`). */
-type Bound = { signal?: AbortSignal; timeoutMs: number };
+/**
+ * How long to wait: the whole request (`fetch`), the head in total (`stream`), or each silence only
+ * (`open`); `signal` also carries the caller's, whose abort (`caller`) rejects with its own reason.
+ */
+type Bound = { signal?: AbortSignal; timeoutMs: number; caller?: AbortSignal };
+
+/** The request's bound: `own` (a timeout's signal) and the caller's signal, either cutting it. */
+function boundOf(req: HttpRequest, timeoutMs: number, own?: AbortSignal): Bound {
+  const caller = req.signal;
+  const signals = [own, caller].filter((s): s is AbortSignal => s !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  return {
+    timeoutMs,
+    ...(signal === undefined ? {} : { signal }),
+    ...(caller === undefined ? {} : { caller }),
+  };
+}
+
+/** A failure once the caller's signal fired is that abort, whatever undici made of it. */
+function callerAbort(bound: Bound): unknown {
+  return bound.caller?.aborted ? bound.caller.reason : undefined;
+}
 
 /**
  * The one HTTP client: proxy variables and extra CAs from `env`, request bodies (bytes, text,
@@ -154,6 +174,8 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
       });
     } catch (error) {
       body?.stream?.destroy();
+      const aborted = callerAbort(bound);
+      if (aborted !== undefined) throw aborted;
       // a failure of the caller's body stream is the caller's own error, passed as it is
       const sourceFailure = body?.sourceFailure?.();
       if (sourceFailure !== undefined) throw sourceFailure;
@@ -208,13 +230,13 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
 
   async function fetch(req: HttpRequest): Promise<HttpResponse> {
     const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const bound = { signal: AbortSignal.timeout(timeoutMs), timeoutMs };
+    const bound = boundOf(req, timeoutMs, AbortSignal.timeout(timeoutMs));
     const { response, url } = await openWith(req, bound);
     try {
       const body = await readBody(response.body, url, req.maxBytes, declaredLength(req, response));
       return { ...head(response, url), body };
     } catch (error) {
-      throw transportFailure(url, error, bound);
+      throw callerAbort(bound) ?? transportFailure(url, error, bound);
     }
   }
 
@@ -225,7 +247,7 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     let opened: Awaited<ReturnType<typeof openWith>>;
     try {
-      opened = await openWith(req, { signal: controller.signal, timeoutMs });
+      opened = await openWith(req, boundOf(req, timeoutMs, controller.signal));
     } finally {
       clearTimeout(timer);
     }
@@ -247,7 +269,7 @@ export function createHttpClient(options: HttpClientOptions = {}): PooledHttpCli
   }
 
   async function open(req: HttpRequest): Promise<HttpOpenResponse> {
-    const { response, url } = await openWith(req, { timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    const { response, url } = await openWith(req, boundOf(req, req.timeoutMs ?? DEFAULT_TIMEOUT_MS));
     const body: Readable = response.body;
     return { ...head(response, url), body };
   }

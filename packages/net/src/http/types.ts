@@ -34,6 +34,12 @@ export interface HttpRequest {
    * (e.g. the forge token) always wins, and goes to the request's own origin only.
    */
   auth?: "ladder" | "none";
+  /**
+   * Cuts the request when it fires: the connection is closed whether the request is still being
+   * sent, waiting for its answer or reading the answer's body, and the request rejects with the
+   * signal's reason.
+   */
+  signal?: AbortSignal;
   /** "follow" (default): redirects are followed, at most `maxRedirects` (default 10); "manual": a 3xx is the answer. */
   redirect?: "follow" | "manual";
   maxRedirects?: number;
