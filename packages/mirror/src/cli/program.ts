@@ -18,7 +18,7 @@ export function buildProgram(): CommandUnknownOpts {
       `
 Exit codes: 0 ok, 1 run failed, 64 usage, 65 bad spec or input, 69 source or registry
 unavailable, 75 transient push failure, 77 not allowlisted, 78 configuration, 80 auth
-rejected, 82 unsupported.`,
+rejected, 82 unsupported, 130/143 stopped by SIGINT/SIGTERM.`,
     );
   const pkg = new Command("package").description("Work with one tool's mirror spec.");
   pkg.addCommand(validateCommand());
