@@ -107,7 +107,7 @@ async function pushVersion(
     target: options.target,
     version: job.version,
     platforms: entries,
-    carried: job.carried,
+    carried: { platforms: job.carried, ownTags: job.own_tags ?? [] },
     ...variant,
     spec: options.spec,
     primaryTag,

@@ -37,15 +37,13 @@ function version(text: string, ...names: string[]): UpstreamVersion {
 /** The plan of `versions` (newest first) against what the default set has published and owes. */
 function runOf(
   versions: UpstreamVersion[],
-  state: { published?: PublishedVersions; untagged?: Map<string, string> } = {},
+  state: { published?: PublishedVersions; untagged?: Set<string>; ownTags?: Map<string, string[]> } = {},
   extra: Partial<MirrorSpec> = {},
 ): RunPlan {
   const columns = pairColumns([gnu, musl]);
   const plan = planPairs(versions, columns, undefined);
   const published = new Map<CompiledAssetSet, PublishedVersions>([[gnu, state.published ?? new Map()]]);
-  const untagged = new Map<CompiledAssetSet, ReadonlyMap<string, string>>([
-    [gnu, state.untagged ?? new Map()],
-  ]);
+  const untagged = new Map<CompiledAssetSet, ReadonlySet<string>>([[gnu, state.untagged ?? new Set()]]);
   const { rows, ambiguities } = pairRows(plan, columns, published, untagged);
   return {
     spec: { ...spec, ...extra },
@@ -57,6 +55,7 @@ function runOf(
     published,
     publishedReads: { tagCount: 3, summary: "unneeded", summaryHits: 0, indexReads: 2 },
     untagged,
+    ownTags: new Map([[gnu, state.ownTags ?? new Map()]]),
     rows,
     ambiguities,
   };
@@ -74,7 +73,11 @@ const run = runOf(
       ["1.1.0", both],
       ["1.0.0", both],
     ]),
-    untagged: new Map([["1.1.0", "1.1.0_20240101000000"]]),
+    untagged: new Set(["1.1.0"]),
+    ownTags: new Map([
+      ["1.1.0", ["1.1.0_20231201000000", "1.1.0_20240101000000"]],
+      ["1.0.0", ["1.0.0_20231201000000"]],
+    ]),
   },
 );
 
@@ -121,7 +124,12 @@ describe("planJobs", () => {
         reason: "no upstream asset",
       },
     ]);
-    expect(owing).toMatchObject({ pairs: [], carried: ["linux/amd64", "linux/arm64"], retag: true });
+    expect(owing).toMatchObject({
+      pairs: [],
+      carried: ["linux/amd64", "linux/arm64"],
+      retag: true,
+      own_tags: ["1.1.0_20231201000000", "1.1.0_20240101000000"],
+    });
     expect(jobs.versions.at(-1)?.pairs).toStrictEqual([
       {
         version: "1.2.0",

@@ -58,6 +58,12 @@ export interface VersionJob {
    * go into the version's exact and rolling tags beside this run's.
    */
   carried: string[];
+  /**
+   * With `carried` platforms, the version's own tags (primary tags, oldest first; its bare tag
+   * under `build_timestamp: none`), where their manifests are read: listed by the plan, so the
+   * push does not list the repository again.
+   */
+  own_tags?: string[];
   /** The version is whole and owes its tags (`untagged` pairs): they are written, nothing pushed. */
   retag: boolean;
 }
@@ -102,10 +108,13 @@ export function planJobs(run: RunPlan, now: Date): RunJobs {
       const job = versionJob(row, wanted, taken.has(row.version), columns);
       if (job === undefined) continue;
       if (job.pairs.length > 0 || job.refused.length > 0 || job.retag) {
-        const owed = job.retag ? run.untagged.get(set)?.get(row.version) : undefined;
+        const own = run.ownTags.get(set)?.get(row.version) ?? [];
+        // a version owing its tags has them written under its newest build
+        const owed = job.retag ? own.at(-1) : undefined;
         job.primary_tag =
           owed ??
           primaryTagFor(row.version, spec.build_timestamp ?? DEFAULT_BUILD_TIMESTAMP, now, set.variant);
+        if (job.carried.length > 0) job.own_tags = [...own];
       }
       versions.push(job);
     }

@@ -50,12 +50,14 @@ export interface RunPlan {
   plan: PairPlan;
   published: Map<CompiledAssetSet, PublishedVersions>;
   /** How the published state was learnt: tags listed, summary use, index reads. */
-  publishedReads: Omit<PublishedState, "sets" | "untagged">;
+  publishedReads: Omit<PublishedState, "sets" | "untagged" | "ownTags">;
   /**
-   * With the cascade on, per asset set, the versions owing their exact and rolling tags, each
-   * with its newest primary tag (see `untaggedVersions`); empty with the cascade off.
+   * With the cascade on, per asset set, the versions owing their exact and rolling tags (see
+   * `untaggedVersions`); empty with the cascade off.
    */
-  untagged: Map<CompiledAssetSet, ReadonlyMap<string, string>>;
+  untagged: Map<CompiledAssetSet, ReadonlySet<string>>;
+  /** Per asset set, each published version's own tags, oldest first (see `versionOwnTags`). */
+  ownTags: Map<CompiledAssetSet, ReadonlyMap<string, readonly string[]>>;
   /** Newest first, one per chosen version. */
   rows: PairRow[];
   ambiguities: Ambiguity[];
@@ -115,6 +117,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
   const {
     sets: publishedSets,
     untagged,
+    ownTags,
     ...publishedReads
   } = await readPublished(
     // planning only reads: a write through this view is not even reachable
@@ -129,8 +132,8 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
     sets.map((set, i) => [set, publishedSets[i] ?? new Map()]),
   );
   // with the cascade off no version is owed exact or rolling tags
-  const owing = new Map<CompiledAssetSet, ReadonlyMap<string, string>>(
-    (spec.cascade ?? DEFAULT_CASCADE).enabled ? sets.map((set, i) => [set, untagged[i] ?? new Map()]) : [],
+  const owing = new Map<CompiledAssetSet, ReadonlySet<string>>(
+    (spec.cascade ?? DEFAULT_CASCADE).enabled ? sets.map((set, i) => [set, untagged[i] ?? new Set()]) : [],
   );
   const { rows, ambiguities } = pairRows(plan, columns, published, owing);
   return {
@@ -143,6 +146,7 @@ export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Prom
     published,
     publishedReads,
     untagged: owing,
+    ownTags: new Map(sets.map((set, i) => [set, ownTags[i] ?? new Map()])),
     rows,
     ambiguities,
   };

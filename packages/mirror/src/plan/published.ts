@@ -4,7 +4,7 @@ import { PUBLISHED_SUMMARY_TAG } from "@pkg/package";
 import pLimit from "p-limit";
 import { indexPlatformKeys } from "./index-platforms.js";
 import { readPublishedSummary, type SummaryRead } from "./read-summary.js";
-import { recordTagsToRead, untaggedVersions } from "./record-tags.js";
+import { recordTagsToRead, untaggedVersions, versionOwnTags } from "./record-tags.js";
 import type { IndexRecord } from "./summary-document.js";
 
 /** Index reads in flight at once. */
@@ -27,11 +27,12 @@ export interface PublishedState {
   /** One entry per query, in query order. */
   sets: PublishedVersions[];
   /**
-   * Per query, the asked versions with build tags but no exact tag, each with its newest build tag
-   * (see `untaggedVersions`): with the cascade on, once whole, they are owed their exact and
-   * rolling tags, written under that tag.
+   * Per query, the asked versions with build tags but no exact tag (see `untaggedVersions`): with
+   * the cascade on, once whole, they are owed their exact and rolling tags.
    */
-  untagged: Map<string, string>[];
+  untagged: Set<string>[];
+  /** Per query, each asked version's own tags, oldest first (see `versionOwnTags`). */
+  ownTags: Map<string, string[]>[];
   /** Tags the repository holds (one listing). */
   tagCount: number;
   /**
@@ -111,6 +112,7 @@ export async function readPublished(
   return {
     sets,
     untagged: queries.map((q) => untaggedVersions(tags, q.variant, q.versions)),
+    ownTags: queries.map((q) => versionOwnTags(tags, q.variant, q.versions)),
     tagCount: tags.length,
     summary: use,
     summaryHits: unique.length - toRead.length,

@@ -97,12 +97,12 @@ describe("untaggedVersions", () => {
   ];
 
   it("names the wanted versions with build tags and no exact tag, pre-releases included, each with its newest build tag", () => {
-    expect([...untaggedVersions(tags, undefined, ["1.0.0", "1.1.0", "2.0.0-rc1", "3.0.0", "4.0.0"])]).toEqual(
-      [
-        ["1.1.0", "1.1.0_20250201120000"],
-        ["2.0.0-rc1", "2.0.0-rc1_20250101120000"],
-      ],
-    );
+    const wanted = ["1.0.0", "1.1.0", "2.0.0-rc1", "3.0.0", "4.0.0"];
+    const own = versionOwnTags(tags, undefined, wanted);
+    expect([...untaggedVersions(tags, undefined, wanted)].map((v) => [v, own.get(v)?.at(-1)])).toEqual([
+      ["1.1.0", "1.1.0_20250201120000"],
+      ["2.0.0-rc1", "2.0.0-rc1_20250101120000"],
+    ]);
   });
 
   it("leaves out a release a longer published release extends: their exact tag is shared", () => {
@@ -110,21 +110,25 @@ describe("untaggedVersions", () => {
   });
 
   it("reads one variant's tags only", () => {
-    expect([...untaggedVersions(tags, "musl", ["1.1.0", "1.0.0"])]).toEqual([
-      ["1.1.0", "musl-1.1.0_20250101120000"],
-    ]);
+    const own = versionOwnTags(tags, "musl", ["1.1.0", "1.0.0"]);
+    expect(
+      [...untaggedVersions(tags, "musl", ["1.1.0", "1.0.0"])].map((v) => [v, own.get(v)?.at(-1)]),
+    ).toEqual([["1.1.0", "musl-1.1.0_20250101120000"]]);
   });
 });
 
 describe("versionOwnTags", () => {
   it("is the version's primary tags, oldest build first, never its exact tag", () => {
     expect(
-      versionOwnTags(["1.1.0", "1.1.0_20250201120000", "1.1.0_20250101120000", "1.1"], undefined, "1.1.0"),
+      versionOwnTags(["1.1.0", "1.1.0_20250201120000", "1.1.0_20250101120000", "1.1"], undefined, [
+        "1.1.0",
+      ]).get("1.1.0"),
     ).toEqual(["1.1.0_20250101120000", "1.1.0_20250201120000"]);
   });
 
   it("is the bare tag under build_timestamp none, and nothing for an unpublished version", () => {
-    expect(versionOwnTags(["1.1.0", "1.1"], undefined, "1.1.0")).toEqual(["1.1.0"]);
-    expect(versionOwnTags(["1.1.0"], undefined, "1.2.0")).toEqual([]);
+    expect(Object.fromEntries(versionOwnTags(["1.1.0", "1.1"], undefined, ["1.1.0", "1.2.0"]))).toEqual({
+      "1.1.0": ["1.1.0"],
+    });
   });
 });

@@ -50,50 +50,52 @@ export function recordTagsToRead(
 }
 
 /**
- * The wanted versions of one variant whose publication was never completed, each with its newest
- * primary tag (the tag its completion is written under): they have primary (build) tags but no
- * exact tag, which a cascading publication writes last of all its tags (see
+ * The wanted versions of one variant whose publication was never completed: they have primary
+ * (build) tags but no exact tag, which a cascading publication writes last of all its tags (see
  * `publishTags`). Such a version was pushed while another of its platforms failed, or its run
  * was killed while tagging; once all its platforms are published it is owed its exact and rolling
- * tags. Only meaningful with the cascade on. A release that a longer published release extends
- * (`1.2.3` beside `1.2.3.4`) is left out: its exact tag is also that release's, so its absence or
- * presence says nothing about this version.
+ * tags, written under its newest primary tag. Only meaningful with the cascade on. A release that
+ * a longer published release extends (`1.2.3` beside `1.2.3.4`) is left out: its exact tag is
+ * also that release's, so its absence or presence says nothing about this version.
  */
 export function untaggedVersions(
   tags: Iterable<string>,
   variant: string | undefined,
   wanted: Iterable<string>,
-): Map<string, string> {
+): Set<string> {
   const records = groupRecords(tags, variant);
   const releases = [...records.values()].map((r) => r.version).filter((v) => !isPrerelease(v));
-  const untagged = new Map<string, string>();
+  const untagged = new Set<string>();
   for (const text of wanted) {
     const key = versionKey(text);
     const record = key === undefined ? undefined : records.get(key);
-    if (!record || record.exact !== undefined) continue;
-    const newest = [...record.builds].sort().at(-1);
-    if (newest === undefined) continue;
+    if (!record || record.exact !== undefined || record.builds.length === 0) continue;
     if (!isPrerelease(record.version) && releases.some((other) => extends_(other, record.version))) continue;
-    untagged.set(text, newest);
+    untagged.add(text);
   }
   return untagged;
 }
 
 /**
- * The tags holding one version's own manifests, oldest build first: its primary tags, or its
- * bare tag when it has none (`build_timestamp: none`). Unlike the exact tag of a version that
- * has builds, these never hold another version's manifest.
+ * Per wanted version with any tag, the tags holding its own manifests, oldest build first: its
+ * primary tags, or its bare tag when it has none (`build_timestamp: none`). Unlike the exact tag
+ * of a version that has builds, these never hold another version's manifest.
  */
 export function versionOwnTags(
   tags: Iterable<string>,
   variant: string | undefined,
-  version: string,
-): string[] {
-  const key = versionKey(version);
-  const record = key === undefined ? undefined : groupRecords(tags, variant).get(key);
-  if (!record) return [];
-  if (record.builds.length > 0) return [...record.builds].sort();
-  return record.exact === undefined ? [] : [record.exact];
+  wanted: Iterable<string>,
+): Map<string, string[]> {
+  const records = groupRecords(tags, variant);
+  const own = new Map<string, string[]>();
+  for (const text of wanted) {
+    const key = versionKey(text);
+    const record = key === undefined ? undefined : records.get(key);
+    if (!record) continue;
+    if (record.builds.length > 0) own.set(text, [...record.builds].sort());
+    else if (record.exact !== undefined) own.set(text, [record.exact]);
+  }
+  return own;
 }
 
 /** The text a version is recorded under in tags, or undefined when it is not a version of the tag grammar. */

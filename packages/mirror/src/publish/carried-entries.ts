@@ -1,7 +1,6 @@
 import { parseImageIndex, type Target } from "@pkg/oci";
 import { parsePlatformKey, platformKeyFromOci } from "@pkg/package";
 import type { TagRequest } from "@pkg/package/push";
-import { versionOwnTags } from "../plan/record-tags.js";
 
 /** A manifest in the repository with the platform it was pushed for, as `publishTags` takes it. */
 export type PlatformManifest = TagRequest["entries"][number];
@@ -15,18 +14,16 @@ export interface CarriedEntries {
 
 /**
  * The manifests earlier runs published for some platforms of one version, read from the
- * version's own tags (its primary tags, newest build winning), never from exact or rolling tags,
- * which may hold another version's manifest for a platform.
+ * version's own tags (`ownTags`, oldest first: its primary tags, the newest build winning), never
+ * from exact or rolling tags, which may hold another version's manifest for a platform.
  */
 export async function readCarriedEntries(
   target: Target,
-  version: string,
-  variant: string | undefined,
+  ownTags: readonly string[],
   platforms: readonly string[],
 ): Promise<CarriedEntries> {
-  const own = versionOwnTags(await target.listTags(), variant, version);
   const byKey = new Map<string, PlatformManifest>();
-  for (const tag of own) {
+  for (const tag of ownTags) {
     const stored = await target.fetchManifest(tag);
     const index = stored ? parseImageIndex(stored.bytes, `${target.displayName}:${tag}`) : undefined;
     for (const entry of index?.manifests ?? []) {

@@ -24,11 +24,11 @@ export interface PublishVersionOptions {
   /** Every platform of the version in this run, failed ones included (they withhold the rolling tags). */
   platforms: readonly VersionPlatform[];
   /**
-   * Platforms of the version earlier runs published (as the plan read them): their manifests
-   * join the version's exact and rolling tags when this run makes it whole. With no `platforms`,
-   * the run only writes the tags the version is owed.
+   * Platforms of the version earlier runs published (as the plan read them), and the version's
+   * own tags their manifests are read from: they join the version's exact and rolling tags when
+   * this run makes it whole. With no `platforms`, the run only writes the tags the version is owed.
    */
-  carried?: readonly string[];
+  carried?: { platforms: readonly string[]; ownTags: readonly string[] };
   /** Non-default variant name; absent for the default variant. */
   variant?: string;
   spec: Pick<MirrorSpec, "cascade" | "concurrency" | "annotations">;
@@ -249,15 +249,16 @@ export async function publishVersion(options: PublishVersionOptions): Promise<Ve
   const { spec, log } = options;
   const prepared: PreparedPlatform[] = [];
   for (const entry of options.platforms) prepared.push(await preparePlatform(entry));
-  const carried =
-    (options.carried ?? []).length > 0
-      ? await readCarriedEntries(options.target, options.version, options.variant, options.carried ?? [])
-      : noCarried;
   const retagOnly = prepared.length === 0;
   const primary = options.primaryTag;
 
   const enabled = (spec.cascade ?? DEFAULT_CASCADE).enabled;
   const notReady = prepared.filter((p) => !p.ready).map((p) => p.platform);
+  // the carried manifests matter only to a version this run can make whole
+  const carried =
+    enabled && notReady.length === 0 && options.carried !== undefined && options.carried.platforms.length > 0
+      ? await readCarriedEntries(options.target, options.carried.ownTags, options.carried.platforms)
+      : noCarried;
   const withheld = incompleteness(notReady, carried);
   const cascade = enabled && withheld === undefined && prepared.length + carried.entries.length > 0;
   const ready = prepared.filter((p) => p.ready).map((p) => p.platform);
