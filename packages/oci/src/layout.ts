@@ -25,7 +25,7 @@ import {
   withTag,
 } from "./layout-index.js";
 import { MAX_MANIFEST_SIZE } from "./limits.js";
-import { isValidRepository, isValidTag } from "./reference.js";
+import { isDigestReference, isValidRepository, isValidTag } from "./reference.js";
 import {
   declaredMediaType,
   encodeIndex,
@@ -178,8 +178,7 @@ export class LayoutTarget implements Target {
   ): Promise<StoredManifest | undefined> {
     const what = `fetch manifest ${reference} from ${this.displayName}`;
     checkAborted(options.signal, what);
-    if (parseDigest(reference)) return this.#readManifest({ digest: reference }, what);
-    if (!isValidTag(reference)) throw new PkgError(ExitCode.Usage, `${what}: invalid tag`);
+    if (isDigestReference(reference, what)) return this.#readManifest({ digest: reference }, what);
     const descriptor = findTag(await this.#readIndex(), reference);
     if (!descriptor) return undefined;
     requireDigest(descriptor.digest, `${this.#indexPath}: tag ${reference}`);

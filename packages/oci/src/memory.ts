@@ -4,7 +4,7 @@ import { ExitCode, PkgError } from "@pkg/common";
 import { abortError, checkAborted, destroyOnAbort, type OperationOptions } from "./abort.js";
 import { digestLike, parseDigest, requireDigest, sha256Digest, VerifyingStream } from "./digest.js";
 import { MAX_MANIFEST_SIZE } from "./limits.js";
-import { isValidRepository, isValidTag } from "./reference.js";
+import { isDigestReference, isValidRepository, isValidTag } from "./reference.js";
 import { declaredMediaType, filterByArtifactType, manifestSubject, referrerDescriptor } from "./referrers.js";
 import type { ListTagsOptions, Target } from "./target.js";
 import {
@@ -166,8 +166,7 @@ export class MemoryTarget implements Target {
     options: OperationOptions = {},
   ): Promise<StoredManifest | undefined> {
     const what = `fetch manifest ${reference} from ${this.displayName}`;
-    const byDigest = parseDigest(reference) !== undefined;
-    if (!byDigest && !isValidTag(reference)) throw new PkgError(ExitCode.Usage, `${what}: invalid tag`);
+    const byDigest = isDigestReference(reference, what);
     checkAborted(options.signal, what);
     const content = this.#content;
     const digest = byDigest ? reference : content?.tags.get(reference);

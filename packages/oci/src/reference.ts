@@ -20,6 +20,16 @@ export function isValidTag(tag: string): boolean {
   return tagPattern.test(tag);
 }
 
+/**
+ * Whether a manifest reference names a digest (true) or a tag (false); anything that is neither is
+ * a usage error naming `what` (exit 64).
+ */
+export function isDigestReference(reference: string, what: string): boolean {
+  if (parseDigest(reference) !== undefined) return true;
+  if (!isValidTag(reference)) throw new PkgError(ExitCode.Usage, `${what}: invalid tag`);
+  return false;
+}
+
 export function isValidRepository(repository: string): boolean {
   return (
     repository.length > 0 &&

@@ -3,7 +3,13 @@ import { discard, HttpBodyTooLargeError, nextLink } from "@pkg/net";
 import { abortError, checkAborted, destroyOnAbort, type OperationOptions } from "./abort.js";
 import { digestLike, parseDigest, requireDigest, sha256Digest, VerifyingStream } from "./digest.js";
 import { MAX_CHUNK_SIZE, MAX_MANIFEST_SIZE } from "./limits.js";
-import { isValidRepository, isValidTag, parseReference, type Reference } from "./reference.js";
+import {
+  isDigestReference,
+  isValidRepository,
+  isValidTag,
+  parseReference,
+  type Reference,
+} from "./reference.js";
 import {
   declaredMediaType,
   encodeIndex,
@@ -261,8 +267,7 @@ export class RegistryTarget implements Target {
   ): Promise<StoredManifest | undefined> {
     const operation = `fetch manifest ${reference} from ${this.displayName}`;
     const signal = options.signal;
-    const byDigest = parseDigest(reference) !== undefined;
-    if (!byDigest && !isValidTag(reference)) throw new PkgError(ExitCode.Usage, `${operation}: invalid tag`);
+    const byDigest = isDigestReference(reference, operation);
     const response = await this.client.request({
       method: "GET",
       signal,
