@@ -1,20 +1,11 @@
 import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { startHttpServer, type TestServer } from "@pkg/testkit";
-import { afterEach, describe, expect, test } from "vitest";
-import { createHttpClient, type PooledHttpClient } from "../src/http/client.js";
+import type { TestServer } from "@pkg/testkit";
+import { describe, expect, test } from "vitest";
+import { useNetTestBed } from "./support/test-bed.js";
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function client(): PooledHttpClient {
-  const made = createHttpClient({ env: { HOME: "/nonexistent-pkg-test-home" } });
-  cleanups.push(() => made.close());
-  return made;
-}
+const bed = useNetTestBed("net-abort-");
 
 /** A server that never answers (or answers with a body it never ends), telling when a client goes away. */
 async function holdingServer(
@@ -28,7 +19,7 @@ async function holdingServer(
   const gone = new Promise<void>((resolve) => {
     goneNow = resolve;
   });
-  const server = await startHttpServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const server = await bed.server(async (req: IncomingMessage, res: ServerResponse) => {
     res.on("close", () => goneNow());
     arrivedNow();
     if (answer === "endless-body") {
@@ -39,7 +30,6 @@ async function holdingServer(
     req.resume();
     await once(res, "close");
   });
-  cleanups.push(() => server.stop());
   return { server, gone, arrived };
 }
 
@@ -49,7 +39,7 @@ describe("a request's signal", () => {
     async (how) => {
       const { server, gone, arrived } = await holdingServer("never");
       const controller = new AbortController();
-      const http = client();
+      const http = bed.client();
       const request = { url: `${server.url}/held`, signal: controller.signal, timeoutMs: 60_000 };
       const pending = how === "fetch" ? http.fetch(request) : http.open(request);
       await arrived;
@@ -70,7 +60,7 @@ describe("a request's signal", () => {
           this.push(Buffer.alloc(16 * 1024));
         },
       });
-    const pending = client().open({
+    const pending = bed.client().open({
       url: `${server.url}/upload`,
       method: "PUT",
       body: { open: endless },
@@ -85,7 +75,7 @@ describe("a request's signal", () => {
   test("cuts the answer's body being read after the head came", async () => {
     const { server, gone } = await holdingServer("endless-body");
     const controller = new AbortController();
-    const response = await client().open({ url: `${server.url}/body`, signal: controller.signal });
+    const response = await bed.client().open({ url: `${server.url}/body`, signal: controller.signal });
     expect(response.status).toBe(200);
     const reading = (async () => {
       for await (const _chunk of response.body) controller.abort(new Error("enough"));

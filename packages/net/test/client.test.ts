@@ -3,45 +3,14 @@ import { writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
-import {
-  createTestCa,
-  type RequestHandler,
-  startHttpServer,
-  type TempDir,
-  type TestCa,
-  tempDir,
-} from "@pkg/testkit";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { createHttpClient, type HttpClientOptions, type PooledHttpClient } from "../src/http/client.js";
+import { createTestCa, type RequestHandler, startHttpServer } from "@pkg/testkit";
+import { describe, expect, test } from "vitest";
 import { HttpTransportError } from "../src/http/errors.js";
+import { useNetTestBed } from "./support/test-bed.js";
+
+const bed = useNetTestBed("net-http-");
 
 const b64 = (text: string) => Buffer.from(text).toString("base64");
-
-let dir: TempDir;
-let env: NodeJS.ProcessEnv;
-const cleanups: Array<() => Promise<unknown>> = [];
-
-beforeEach(async () => {
-  dir = await tempDir("net-http-");
-  // HOME is an empty directory and no proxy variable is set: nothing of the machine leaks in
-  env = { HOME: dir.path };
-  cleanups.push(() => dir.remove());
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function client(options: HttpClientOptions = {}): PooledHttpClient {
-  const made = createHttpClient({ env, ...options });
-  cleanups.push(() => made.close());
-  return made;
-}
-
-async function server(handler: RequestHandler, options: { tls?: TestCa } = {}) {
-  const started = await startHttpServer(handler, options);
-  cleanups.push(() => started.stop());
-  return started;
-}
 
 const ok =
   (text: string): RequestHandler =>
@@ -77,7 +46,7 @@ async function startConnectProxy(): Promise<{ url: string; targets: string[] }> 
   await once(proxy, "listening");
   const address = proxy.address();
   if (address === null || typeof address === "string") throw new Error("proxy has no port");
-  cleanups.push(
+  bed.onCleanup(
     () =>
       new Promise<void>((resolve) => {
         proxy.close(() => resolve());
@@ -89,11 +58,11 @@ async function startConnectProxy(): Promise<{ url: string; targets: string[] }> 
 
 describe("requests and responses", () => {
   test("GET and HEAD: status, headers, body, final URL, user agent, request count", async () => {
-    const site = await server((req, res) => {
+    const site = await bed.server((req, res) => {
       res.setHeader("x-answer", "42");
       res.end(req.method === "HEAD" ? undefined : "hello");
     });
-    const http = client({ userAgent: "pkg-test/1" });
+    const http = bed.client({ userAgent: "pkg-test/1" });
     const response = await http.fetch({ url: `${site.url}/a?b=c` });
     expect(response).toMatchObject({ status: 200, url: `${site.url}/a?b=c` });
     expect(response.body.toString()).toBe("hello");
@@ -108,15 +77,15 @@ describe("requests and responses", () => {
   });
 
   test("any status resolves", async () => {
-    const site = await server((_req, res) => res.writeHead(503).end("busy"));
-    const response = await client().fetch({ url: site.url });
+    const site = await bed.server((_req, res) => res.writeHead(503).end("busy"));
+    const response = await bed.client().fetch({ url: site.url });
     expect(response.status).toBe(503);
     expect(response.body.toString()).toBe("busy");
   });
 
   test("a URL with userinfo is refused with exit 65 and never echoed; nothing is sent", async () => {
-    const site = await server(ok("x"));
-    const http = client();
+    const site = await bed.server(ok("x"));
+    const http = bed.client();
     const url = `http://someone:hunter2-secret@${site.host}/path`;
     const refusal = http.fetch({ url });
     await expect(refusal).rejects.toMatchObject({ exitCode: 65 });
@@ -126,14 +95,14 @@ describe("requests and responses", () => {
   });
 
   test("a body over maxBytes fails, declared or streamed", async () => {
-    const site = await server((req, res) => {
+    const site = await bed.server((req, res) => {
       if (req.url === "/declared") res.end("x".repeat(100));
       else {
         res.write("x".repeat(60));
         res.end("x".repeat(60));
       }
     });
-    const http = client();
+    const http = bed.client();
     for (const path of ["/declared", "/chunked"]) {
       const failure = http.fetch({ url: `${site.url}${path}`, maxBytes: 50 });
       await expect(failure).rejects.toBeInstanceOf(HttpTransportError);
@@ -145,8 +114,8 @@ describe("requests and responses", () => {
   });
 
   test("a server that never answers times out with exit 69", async () => {
-    const site = await server(() => new Promise(() => {}));
-    const failure = client().fetch({ url: `${site.url}/slow`, timeoutMs: 200 });
+    const site = await bed.server(() => new Promise(() => {}));
+    const failure = bed.client().fetch({ url: `${site.url}/slow`, timeoutMs: 200 });
     await expect(failure).rejects.toBeInstanceOf(HttpTransportError);
     await expect(failure).rejects.toMatchObject({ exitCode: 69, transient: true });
     await expect(failure).rejects.toThrow(/no complete answer within 200 ms/);
@@ -155,7 +124,7 @@ describe("requests and responses", () => {
   test("a refused connection rejects with exit 69 naming the URL without its query", async () => {
     const site = await startHttpServer(ok("x"));
     await site.stop();
-    const failure = client().fetch({ url: `${site.url}/file.tar.gz?X-Signature=query-secret` });
+    const failure = bed.client().fetch({ url: `${site.url}/file.tar.gz?X-Signature=query-secret` });
     await expect(failure).rejects.toBeInstanceOf(HttpTransportError);
     await expect(failure).rejects.toMatchObject({ exitCode: 69, url: `${site.url}/file.tar.gz?…` });
     await expect(failure).rejects.not.toThrow(/query-secret/);
@@ -165,12 +134,12 @@ describe("requests and responses", () => {
 
 describe("redirects and credentials", () => {
   test("a redirect to another host does not carry the first host's credential", async () => {
-    const second = await server(ok("moved here"));
-    const first = await server((_req, res) => res.writeHead(302, { location: `${second.url}/b` }).end());
+    const second = await bed.server(ok("moved here"));
+    const first = await bed.server((_req, res) => res.writeHead(302, { location: `${second.url}/b` }).end());
     const slug = first.host.replace(/[^A-Za-z0-9]/g, "_");
-    env[`PKG_AUTH_${slug}_USER`] = "alice";
-    env[`PKG_AUTH_${slug}_TOKEN`] = "first-secret";
-    const http = client();
+    bed.env[`PKG_AUTH_${slug}_USER`] = "alice";
+    bed.env[`PKG_AUTH_${slug}_TOKEN`] = "first-secret";
+    const http = bed.client();
     const response = await http.fetch({ url: `${first.url}/a` });
     expect(response).toMatchObject({ status: 200, url: `${second.url}/b` });
     expect(first.requests[0]?.headers.authorization).toBe(`Basic ${b64("alice:first-secret")}`);
@@ -179,24 +148,24 @@ describe("redirects and credentials", () => {
   });
 
   test("each hop gets its own host's credential; an explicit header goes to the first origin only", async () => {
-    const second = await server(ok("b"));
-    const first = await server((_req, res) => res.writeHead(307, { location: `${second.url}/b` }).end());
-    env[`PKG_AUTH_${second.host.replace(/[^A-Za-z0-9]/g, "_")}_TOKEN`] = "second-token";
-    await client().fetch({ url: first.url, headers: { Authorization: "Bearer explicit-token" } });
+    const second = await bed.server(ok("b"));
+    const first = await bed.server((_req, res) => res.writeHead(307, { location: `${second.url}/b` }).end());
+    bed.env[`PKG_AUTH_${second.host.replace(/[^A-Za-z0-9]/g, "_")}_TOKEN`] = "second-token";
+    await bed.client().fetch({ url: first.url, headers: { Authorization: "Bearer explicit-token" } });
     expect(first.requests[0]?.headers.authorization).toBe("Bearer explicit-token");
     expect(second.requests[0]?.headers.authorization).toBe("Bearer second-token");
   });
 
   test("a netrc credential goes to its machine only; Docker's config is not read", async () => {
-    const mine = await server(ok("mine"));
-    const other = await server(ok("other"));
-    await writeFile(join(dir.path, ".netrc"), `machine ${mine.host} login bob password netrc-secret\n`);
-    env.DOCKER_CONFIG = dir.path;
+    const mine = await bed.server(ok("mine"));
+    const other = await bed.server(ok("other"));
+    await writeFile(join(bed.home, ".netrc"), `machine ${mine.host} login bob password netrc-secret\n`);
+    bed.env.DOCKER_CONFIG = bed.home;
     await writeFile(
-      join(dir.path, "config.json"),
+      join(bed.home, "config.json"),
       JSON.stringify({ auths: { [other.host]: { auth: b64("docker:docker-secret") } } }),
     );
-    const http = client();
+    const http = bed.client();
     await http.fetch({ url: mine.url });
     await http.fetch({ url: other.url });
     expect(mine.requests[0]?.headers.authorization).toBe(`Basic ${b64("bob:netrc-secret")}`);
@@ -204,19 +173,19 @@ describe("redirects and credentials", () => {
   });
 
   test('auth: "none" sends no credential', async () => {
-    const site = await server(ok("x"));
-    env[`PKG_AUTH_${site.host.replace(/[^A-Za-z0-9]/g, "_")}_TOKEN`] = "unused-token";
-    await client().fetch({ url: site.url, auth: "none" });
+    const site = await bed.server(ok("x"));
+    bed.env[`PKG_AUTH_${site.host.replace(/[^A-Za-z0-9]/g, "_")}_TOKEN`] = "unused-token";
+    await bed.client().fetch({ url: site.url, auth: "none" });
     expect(site.requests[0]?.headers.authorization).toBeUndefined();
   });
 
   test("more than 10 redirects fail; a redirect to a URL with userinfo is refused", async () => {
-    const site = await server((req, res) => {
+    const site = await bed.server((req, res) => {
       if (req.url === "/userinfo")
         res.writeHead(302, { location: "http://u:p-secret@example.invalid/" }).end();
       else res.writeHead(301, { location: `/loop${(req.url ?? "").length}` }).end();
     });
-    const http = client();
+    const http = bed.client();
     const loop = http.fetch({ url: `${site.url}/start` });
     await expect(loop).rejects.toMatchObject({ exitCode: 69 });
     await expect(loop).rejects.toThrow(/more than 10 redirects/);
@@ -230,38 +199,38 @@ describe("redirects and credentials", () => {
 describe("TLS and proxies", () => {
   test("a private CA is trusted through SSL_CERT_FILE, and only then", async () => {
     const ca = await createTestCa();
-    cleanups.push(() => ca.remove());
-    const site = await server(ok("secure"), { tls: ca });
-    const untrusted = client().fetch({ url: site.url });
+    bed.onCleanup(() => ca.remove());
+    const site = await bed.server(ok("secure"), { tls: ca });
+    const untrusted = bed.client().fetch({ url: site.url });
     await expect(untrusted).rejects.toBeInstanceOf(HttpTransportError);
     await expect(untrusted).rejects.toMatchObject({ exitCode: 69, transient: false });
-    env.SSL_CERT_FILE = ca.certPath;
-    const response = await client().fetch({ url: site.url });
+    bed.env.SSL_CERT_FILE = ca.certPath;
+    const response = await bed.client().fetch({ url: site.url });
     expect(response.body.toString()).toBe("secure");
   });
 
   test("HTTPS_PROXY tunnels https requests; NO_PROXY bypasses the proxy", async () => {
     const ca = await createTestCa();
-    cleanups.push(() => ca.remove());
-    const site = await server(ok("via proxy"), { tls: ca });
+    bed.onCleanup(() => ca.remove());
+    const site = await bed.server(ok("via proxy"), { tls: ca });
     const proxy = await startConnectProxy();
-    env.SSL_CERT_FILE = ca.certPath;
-    env.HTTPS_PROXY = proxy.url;
-    const response = await client().fetch({ url: `${site.url}/x` });
+    bed.env.SSL_CERT_FILE = ca.certPath;
+    bed.env.HTTPS_PROXY = proxy.url;
+    const response = await bed.client().fetch({ url: `${site.url}/x` });
     expect(response.body.toString()).toBe("via proxy");
     expect(proxy.targets).toEqual([site.host]);
 
-    env.NO_PROXY = "example.com,127.0.0.1";
-    await client().fetch({ url: `${site.url}/y` });
+    bed.env.NO_PROXY = "example.com,127.0.0.1";
+    await bed.client().fetch({ url: `${site.url}/y` });
     expect(proxy.targets).toEqual([site.host]);
     expect(site.requests.map((r) => r.url)).toEqual(["/x", "/y"]);
   });
 
   test("lower-case http_proxy is honoured for plain http", async () => {
-    const site = await server(ok("plain"));
+    const site = await bed.server(ok("plain"));
     const proxy = await startConnectProxy();
-    env.http_proxy = proxy.url;
-    const response = await client().fetch({ url: site.url });
+    bed.env.http_proxy = proxy.url;
+    const response = await bed.client().fetch({ url: site.url });
     expect(response.body.toString()).toBe("plain");
     expect(proxy.targets).toEqual([site.host]);
   });

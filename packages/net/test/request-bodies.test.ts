@@ -1,30 +1,15 @@
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
-import { type RequestHandler, startHttpServer, type TempDir, type TestServer, tempDir } from "@pkg/testkit";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { type RequestHandler, startHttpServer, type TestServer } from "@pkg/testkit";
+import { describe, expect, test } from "vitest";
 import { drain, readBody } from "../src/http/body.js";
-import { createHttpClient, type PooledHttpClient } from "../src/http/client.js";
 import type { StreamBody } from "../src/http/request-body.js";
 import type { HttpResponse } from "../src/http/types.js";
 import { isRetryableStatus } from "../src/retry/transient.js";
 import { withRetries } from "../src/retry/with-retries.js";
+import { useNetTestBed } from "./support/test-bed.js";
 
-let dir: TempDir;
-const cleanups: Array<() => Promise<unknown>> = [];
-
-beforeEach(async () => {
-  dir = await tempDir("net-bodies-");
-  cleanups.push(() => dir.remove());
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function client(env: NodeJS.ProcessEnv = {}): PooledHttpClient {
-  const made = createHttpClient({ env: { HOME: dir.path, ...env } });
-  cleanups.push(() => made.close());
-  return made;
-}
+const bed = useNetTestBed("net-bodies-");
 
 /** What a server received: method, path, headers and the whole body. */
 interface Received {
@@ -53,7 +38,7 @@ async function server(answer: (got: Received, res: Parameters<RequestHandler>[1]
     received.push(got);
     await answer(got, res);
   });
-  cleanups.push(() => started.stop());
+  bed.onCleanup(() => started.stop());
   return { ...started, received };
 }
 
@@ -77,7 +62,7 @@ const payload = Buffer.from(Array.from({ length: 100_000 }, (_, i) => i % 251));
 describe("request bodies", () => {
   test("a JSON POST body arrives intact, with its content type; text and bytes as given", async () => {
     const site = await server((_got, res) => res.writeHead(201).end("created"));
-    const http = client();
+    const http = bed.client();
     const document = { name: "tool", tags: ["1.0.0", "latest"], nested: { ü: "ünïcödé", n: 1.5 } };
     const response = await http.fetch({ url: `${site.url}/a`, method: "POST", body: { json: document } });
     expect(response.status).toBe(201);
@@ -105,7 +90,7 @@ describe("request bodies", () => {
 
   test("a stream body goes with its length, or chunked without one", async () => {
     const site = await server((_got, res) => res.end());
-    const http = client();
+    const http = bed.client();
     await http.fetch({ url: site.url, method: "PUT", body: countedStream(payload) });
     await http.fetch({ url: site.url, method: "PUT", body: countedStream(payload, false) });
     expect(site.received[0]?.headers["content-length"]).toBe(String(payload.length));
@@ -120,7 +105,7 @@ describe("request bodies", () => {
       return res.writeHead(200).end("stored");
     });
     const body = countedStream(payload);
-    const response = await client().fetch({ url: `${site.url}/first`, method: "PUT", body });
+    const response = await bed.client().fetch({ url: `${site.url}/first`, method: "PUT", body });
     expect(response).toMatchObject({ status: 200, url: `${site.url}/third` });
     expect(body.opens).toBe(3);
     expect(site.received.map((got) => [got.method, got.url, got.body.equals(payload)])).toEqual([
@@ -136,7 +121,7 @@ describe("request bodies", () => {
       if (status >= 300) return res.writeHead(status, { location: "/0" }).end();
       return res.end("landed");
     });
-    const http = client();
+    const http = bed.client();
     for (const status of [301, 302, 303]) {
       site.received.length = 0;
       const response = await http.fetch({
@@ -166,7 +151,7 @@ describe("request bodies", () => {
       return res.writeHead(201).end();
     });
     const headers = { "content-type": "application/octet-stream" };
-    await client().fetch({ url: `${site.url}/first`, method: "PUT", headers });
+    await bed.client().fetch({ url: `${site.url}/first`, method: "PUT", headers });
     expect(site.received.map((got) => [got.url, got.method, got.headers["content-type"]])).toEqual([
       ["/first", "PUT", "application/octet-stream"],
       ["/second", "PUT", "application/octet-stream"],
@@ -180,7 +165,7 @@ describe("request bodies", () => {
       if (got.url === "/here") return res.writeHead(307, { location: "/landing" }).end();
       return res.end("same");
     });
-    const http = client();
+    const http = bed.client();
     const headers = { Authorization: "Bearer secret-token" };
     await http.fetch({ url: `${site.url}/away`, method: "POST", headers, body: { json: { a: 1 } } });
     expect(site.received[0]?.headers.authorization).toBe("Bearer secret-token");
@@ -195,7 +180,7 @@ describe("request bodies", () => {
 
   test('redirect: "manual" answers with the 3xx itself', async () => {
     const site = await server((_got, res) => res.writeHead(302, { location: "/elsewhere" }).end());
-    const response = await client().fetch({ url: site.url, redirect: "manual" });
+    const response = await bed.client().fetch({ url: site.url, redirect: "manual" });
     expect(response.status).toBe(302);
     expect(response.headers.location).toBe("/elsewhere");
     expect(site.received).toHaveLength(1);
@@ -203,7 +188,7 @@ describe("request bodies", () => {
 
   test("open: the head first, the body read or drained by the caller", async () => {
     const site = await server((got, res) => res.end(got.url === "/big" ? payload : "small"));
-    const http = client();
+    const http = bed.client();
     const opened = await http.open({ url: `${site.url}/big` });
     expect(opened.status).toBe(200);
     const body = await readBody(
@@ -231,16 +216,16 @@ describe("request bodies", () => {
           })(),
         ),
     };
-    await expect(client().open({ url: site.url, method: "PUT", body })).rejects.toBe(broken);
+    await expect(bed.client().open({ url: site.url, method: "PUT", body })).rejects.toBe(broken);
   });
 
   test("an answer sent before the body was read (413) resolves, the rest of the body not sent", async () => {
     const started = await startHttpServer((_req, res) => {
       res.writeHead(413, { connection: "close" }).end("too large");
     });
-    cleanups.push(() => started.stop());
+    bed.onCleanup(() => started.stop());
     const big = Buffer.alloc(64 * 1024 * 1024, 1);
-    const response = await client().fetch({
+    const response = await bed.client().fetch({
       url: started.url,
       method: "PATCH",
       body: {
@@ -265,7 +250,7 @@ describe("Retry-After with withRetries", () => {
       const answer = answers.shift() ?? { status: 200, headers: {} };
       res.writeHead(answer.status, answer.headers).end(got.body);
     });
-    const http = client();
+    const http = bed.client();
     const waits: number[] = [];
     const response = await withRetries<HttpResponse>(
       { retries: 5, firstDelayMs: 100, maxDelayMs: 30_000, jitter: { below: 0, above: 0 } },
@@ -299,7 +284,7 @@ describe("Retry-After with withRetries", () => {
       }
       return res.end("ok");
     });
-    const http = client();
+    const http = bed.client();
     const started = Date.now();
     const response = await withRetries(
       { retries: 1, firstDelayMs: 10, maxDelayMs: 5000, jitter: { below: 0, above: 0 } },

@@ -1,32 +1,10 @@
 import { Writable } from "node:stream";
-import { type RequestHandler, startHttpServer, type TempDir, tempDir } from "@pkg/testkit";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { createHttpClient, type PooledHttpClient } from "../src/http/client.js";
+import { describe, expect, test } from "vitest";
 import { HttpTransportError } from "../src/http/errors.js";
 import type { HttpResponseHead } from "../src/http/types.js";
+import { useNetTestBed } from "./support/test-bed.js";
 
-let dir: TempDir;
-const cleanups: Array<() => Promise<unknown>> = [];
-
-beforeEach(async () => {
-  dir = await tempDir("net-stream-");
-  cleanups.push(() => dir.remove());
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function client(env: NodeJS.ProcessEnv = {}): PooledHttpClient {
-  const made = createHttpClient({ env: { HOME: dir.path, ...env } });
-  cleanups.push(() => made.close());
-  return made;
-}
-
-async function server(handler: RequestHandler) {
-  const started = await startHttpServer(handler);
-  cleanups.push(() => started.stop());
-  return started;
-}
+const bed = useNetTestBed("net-stream-");
 
 /** A Writable collecting what it receives. */
 function collector(): { sink: Writable; chunks: Buffer[] } {
@@ -44,13 +22,13 @@ const body = Buffer.alloc(256 * 1024, 7);
 
 describe("HttpClient.stream", () => {
   test("streams the body of the final answer into the sink, redirects followed", async () => {
-    const site = await server((req, res) => {
+    const site = await bed.server((req, res) => {
       if (req.url === "/moved") res.writeHead(302, { location: "/file" }).end();
       else res.writeHead(200, { "content-length": body.length }).end(body);
     });
     const { sink, chunks } = collector();
     let seen: HttpResponseHead | undefined;
-    const result = await client().stream({ url: `${site.url}/moved` }, (head) => {
+    const result = await bed.client().stream({ url: `${site.url}/moved` }, (head) => {
       seen = head;
       return sink;
     });
@@ -60,13 +38,13 @@ describe("HttpClient.stream", () => {
   });
 
   test("a declined body is discarded and the status still reported", async () => {
-    const site = await server((_req, res) => res.writeHead(404).end("not here"));
-    const result = await client().stream({ url: `${site.url}/x` }, () => undefined);
+    const site = await bed.server((_req, res) => res.writeHead(404).end("not here"));
+    const result = await bed.client().stream({ url: `${site.url}/x` }, () => undefined);
     expect(result).toMatchObject({ status: 404, bytes: 0 });
   });
 
   test("maxBytes: a declared length over the bound is refused before reading, an undeclared one once passed", async () => {
-    const site = await server((req, res) => {
+    const site = await bed.server((req, res) => {
       if (req.url === "/declared") res.writeHead(200, { "content-length": body.length }).end(body);
       else {
         res.writeHead(200);
@@ -76,7 +54,7 @@ describe("HttpClient.stream", () => {
     });
     for (const path of ["/declared", "/chunked"]) {
       const { sink } = collector();
-      const failure = client().stream({ url: `${site.url}${path}`, maxBytes: 1024 }, () => sink);
+      const failure = bed.client().stream({ url: `${site.url}${path}`, maxBytes: 1024 }, () => sink);
       await expect(failure).rejects.toBeInstanceOf(HttpTransportError);
       await expect(failure).rejects.toThrow(`${site.url}${path}: response body is larger than 1024 bytes`);
       await expect(failure).rejects.toMatchObject({ transient: false, exitCode: 69 });
@@ -84,13 +62,13 @@ describe("HttpClient.stream", () => {
   });
 
   test("a body cut short rejects as a transient transport error", async () => {
-    const site = await server((req, res) => {
+    const site = await bed.server((req, res) => {
       res.writeHead(200, req.url === "/declared" ? { "content-length": body.length } : {});
       res.write(body.subarray(0, 1000), () => res.socket?.destroy());
     });
     for (const path of ["/declared", "/chunked"]) {
       const { sink } = collector();
-      const failure = client().stream({ url: `${site.url}${path}` }, () => sink);
+      const failure = bed.client().stream({ url: `${site.url}${path}` }, () => sink);
       await expect(failure).rejects.toBeInstanceOf(HttpTransportError);
       await expect(failure).rejects.toMatchObject({ transient: true, exitCode: 69 });
       await expect(failure).rejects.toThrow(/download interrupted/);
@@ -98,19 +76,19 @@ describe("HttpClient.stream", () => {
   });
 
   test("the sink's own error passes through as it is", async () => {
-    const site = await server((_req, res) => res.end(body));
+    const site = await bed.server((_req, res) => res.end(body));
     const diskFull = Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
     const sink = new Writable({
       write(_chunk, _encoding, callback) {
         callback(diskFull);
       },
     });
-    await expect(client().stream({ url: `${site.url}/x` }, () => sink)).rejects.toBe(diskFull);
+    await expect(bed.client().stream({ url: `${site.url}/x` }, () => sink)).rejects.toBe(diskFull);
   });
 
   test("a slow head fails after timeoutMs; the fetch path keeps its whole-request bound", async () => {
-    const site = await server(() => {});
-    const failure = client().stream({ url: `${site.url}/never`, timeoutMs: 200 }, () => collector().sink);
+    const site = await bed.server(() => {});
+    const failure = bed.client().stream({ url: `${site.url}/never`, timeoutMs: 200 }, () => collector().sink);
     await expect(failure).rejects.toThrow(`${site.url}/never: no complete answer within 200 ms`);
   });
 });
