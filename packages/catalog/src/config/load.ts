@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { checkNamedPaths } from "./disk-paths.js";
+import { findDuplicateKey, lineColumn } from "./duplicate-keys.js";
 import { ConfigError } from "./errors.js";
-import { parseCatalogConfig } from "./parse.js";
+import { parseConfigDocument } from "./parse.js";
 import type { CatalogConfig } from "./types.js";
 
 /** The config file name commands look for in the working directory. */
@@ -25,13 +27,25 @@ function describeSyntaxError(text: string, message: string): string {
   // V8 quotes (part of) the document after this marker; the location says more, in less space
   const reason = message.replace(/, ".*" is not valid JSON$/s, "");
   if (!position?.[1]) return reason;
-  const before = text.slice(0, Number(position[1])).split("\n");
-  const line = before.length;
-  const column = (before.at(-1)?.length ?? 0) + 1;
+  const { line, column } = lineColumn(text, Number(position[1]));
   return `${reason.replace(position[0], "")} at line ${line} column ${column}`;
 }
 
-/** Parses JSON text; a UTF-8 byte-order mark (as some editors write) is ignored. */
+/** A key written twice in one object is refused: parsers disagree on which of the two counts. */
+function refuseDuplicateKeys(text: string, file: string): void {
+  const duplicate = findDuplicateKey(text);
+  if (duplicate === undefined) return;
+  const at = lineColumn(text, duplicate.offset);
+  const first = lineColumn(text, duplicate.firstOffset);
+  throw new ConfigError(
+    "INVALID_JSON",
+    `${file}:${at.line}:${at.column}: duplicate key ${duplicate.keyPath} (first at line ${first.line} column ${first.column}); JSON readers disagree on which one counts`,
+    duplicate.keyPath,
+  );
+}
+
+/** Parses JSON text; a UTF-8 byte-order mark (as some editors write) is ignored; a key written
+ *  twice in one object is refused. */
 function parseConfigText(bytes: Uint8Array, file: string): unknown {
   let text: string;
   try {
@@ -39,17 +53,24 @@ function parseConfigText(bytes: Uint8Array, file: string): unknown {
   } catch {
     throw new ConfigError("INVALID_JSON", `${file} is not valid JSON: it is not UTF-8 text`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new ConfigError("INVALID_JSON", `${file} is not valid JSON: ${describeSyntaxError(text, message)}`);
   }
+  refuseDuplicateKeys(text, file);
+  return value;
 }
 
-/** Reads, parses and validates a `catalog.config.json` (no source is read). */
+/** Reads, parses and validates a `catalog.config.json`, then checks what its paths name on disk:
+ *  css, brand.logo, docs and publicDir exist and are of their kind, and every path (sources too)
+ *  stays inside the config directory by its real path. No source is read. */
 export async function loadCatalogConfig(file: string): Promise<CatalogConfig> {
   const absolute = resolve(file);
   const bytes = await readConfigBytes(absolute);
-  return parseCatalogConfig(parseConfigText(bytes, absolute), absolute);
+  const { config, paths } = parseConfigDocument(parseConfigText(bytes, absolute), absolute);
+  await checkNamedPaths(config.dir, paths);
+  return config;
 }

@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from "node:path";
 import { ConfigError } from "./errors.js";
 import {
   expectArray,
@@ -9,7 +10,7 @@ import {
   requiredString,
 } from "./json-value.js";
 import { childPath, itemPath } from "./key-path.js";
-import { containedPath } from "./paths.js";
+import { containedPath, isInside } from "./paths.js";
 import { closestKey } from "./suggest.js";
 import type { SourceEntry } from "./types.js";
 import { checkOwnerUrl, checkSourceUrl } from "./urls.js";
@@ -83,9 +84,25 @@ function parseEntry(value: unknown, index: number, dir: string, parent: string):
             kind,
             git: raw,
             ref: optionalString(entry, "ref", path),
-            dir: optionalString(entry, "dir", path),
+            dir: checkoutDir(optionalString(entry, "dir", path), childPath(path, "dir")),
           };
   return withoutUndefined(parsed);
+}
+
+/** A git source's `dir`, judged by its text (the clone is not made at load): relative, and not
+ *  climbing out of the checkout. Its real path is checked again after the clone. */
+function checkoutDir(raw: string | undefined, at: string): string | undefined {
+  if (raw === undefined) return undefined;
+  const checkout = "/checkout";
+  if (isAbsolute(raw) || !isInside(checkout, resolve(checkout, raw))) {
+    const why = isAbsolute(raw) ? "is absolute" : "climbs out of it";
+    throw new ConfigError(
+      "PATH_ESCAPE",
+      `${at} ${JSON.stringify(raw)} must name a directory inside the checkout, and it ${why}`,
+      at,
+    );
+  }
+  return raw;
 }
 
 function optionalUrl(

@@ -52,8 +52,26 @@ export function checkSiteUrl(raw: string, path: string): string {
   return raw;
 }
 
-/** `sources[].url`: an https base URL; returned normalised, without a trailing slash. */
+/** Whether `raw` has a user name or password before its host: an "@" in the authority, the part
+ *  after "scheme:" and its slashes (or backslashes, which the parser reads as slashes) and before
+ *  the first "/", "\\", "?" or "#". Judged on the text without the spaces and control characters
+ *  a parser would drop, so values that do not parse are caught too. */
+function hasUserinfo(raw: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to drop
+  const text = raw.replace(/[\u0000-\u0020\u007f]/g, "");
+  const authority = text.replace(/^[A-Za-z][A-Za-z0-9+.-]*:[/\\]*/, "").split(/[/\\?#]/, 1)[0] ?? "";
+  return authority.includes("@");
+}
+
+/** `sources[].url`: an https base URL without credentials; returned normalised, without a
+ *  trailing slash. A URL with credentials is refused before anything could echo it. */
 export function checkSourceUrl(raw: string, path: string): string {
+  if (hasUserinfo(raw)) {
+    throw invalid(
+      path,
+      'carries credentials (a user name or password before "@"); the config file carries none: give the URL without them (it is not shown here)',
+    );
+  }
   screen(raw, path);
   if (!raw.startsWith("https://")) throw invalid(path, `must be an https:// URL, not ${JSON.stringify(raw)}`);
   const url = parse(raw, path, "an https:// URL");

@@ -4,6 +4,7 @@ import {
   type ConformanceCase,
   config,
   type JsonObject,
+  onDisk,
   refuse,
   refuseFile,
   type SchemaRelation,
@@ -19,6 +20,41 @@ import {
 
 const q = (value: string) => JSON.stringify(value);
 const nonEmpty = "must be a non-empty string, not an empty string";
+
+/** A key written twice in one object: INVALID_JSON naming its key path, at its second occurrence. */
+function duplicateKeys(): ConformanceCase[] {
+  const row = (rule: string, bytes: string, keyPath: string, message: string): ConformanceCase => ({
+    rule: `INVALID_JSON: a duplicate key ${rule}`,
+    input: { bytes },
+    expect: { refused: { code: "INVALID_JSON", keyPath, message } },
+  });
+  return [
+    row(
+      "at the top level",
+      '{\n  "sources": [{"path": "index"}],\n  "brand": {"title": "a"},\n  "brand": {"title": "b"}\n}\n',
+      "brand",
+      "{dir}/catalog.config.json:4:3: duplicate key brand (first at line 3 column 3)",
+    ),
+    row(
+      "in a source entry",
+      '{\n  "sources": [\n    {"path": "index"},\n    {"path": "a", "root": true, "path": "b"}\n  ],\n  "brand": {"title": "a"}\n}\n',
+      "sources[1].path",
+      "{dir}/catalog.config.json:4:33: duplicate key sources[1].path (first at line 4 column 6)",
+    ),
+    row(
+      "inside ci, the open object",
+      '{"sources": [{"path": "index"}], "brand": {"title": "a"}, "ci": {"forge": "github", "x": {"y": 1, "y": 1}}}',
+      "ci.x.y",
+      "{dir}/catalog.config.json:1:99: duplicate key ci.x.y (first at line 1 column 91)",
+    ),
+    row(
+      "spelt with an escape",
+      '{"sources": [{"path": "index"}], "brand": {"title": "a", "\\u0074itle": "b"}}',
+      "brand.title",
+      "duplicate key brand.title",
+    ),
+  ];
+}
 
 const files: ConformanceCase[] = [
   refuseFile(
@@ -57,6 +93,7 @@ const files: ConformanceCase[] = [
     input: { bytes: `\ufeff${JSON.stringify(base())}` },
     expect: { accepted: { parsed: () => ({ brand: { title: "Acme tools" } }) } },
   },
+  ...duplicateKeys(),
   refuse("the document is an array", [], "INVALID_TYPE", "", "the config must be an object, not an array"),
   refuse("the document is null", null, "INVALID_TYPE", "", "the config must be an object, not null"),
   refuse("the document is a string", "x", "INVALID_TYPE", "", "the config must be an object, not a string"),
@@ -609,6 +646,42 @@ const sourceRules: ConformanceCase[] = [
   }),
 ];
 
+const gitDir = (dir: string) => sources({ git: "https://example.com/acme/index.git", dir });
+const climbsOut = {
+  beyond: "whether .. segments climb out needs counting them against the ones before, which no pattern can",
+};
+const gitDirRules: ConformanceCase[] = [
+  refuse(
+    "PATH_ESCAPE: a git dir that is absolute",
+    gitDir("/etc"),
+    "PATH_ESCAPE",
+    "sources[0].dir",
+    'sources[0].dir "/etc" must name a directory inside the checkout, and it is absolute',
+  ),
+  refuse(
+    "PATH_ESCAPE: a git dir that climbs out of the checkout",
+    gitDir("../x"),
+    "PATH_ESCAPE",
+    "sources[0].dir",
+    'sources[0].dir "../x" must name a directory inside the checkout, and it climbs out of it',
+    climbsOut,
+  ),
+  refuse(
+    "PATH_ESCAPE: a git dir that climbs out below a subdirectory",
+    gitDir("site/../../x"),
+    "PATH_ESCAPE",
+    "sources[0].dir",
+    'sources[0].dir "site/../../x" must name a directory inside the checkout',
+    climbsOut,
+  ),
+  accept("a git dir whose .. stays inside the checkout", gitDir("site/../index"), {
+    parsed: () => ({ sources: [{ dir: "site/../index" }] }),
+  }),
+  accept("a git dir starting with two dots is a name", gitDir("..index"), {
+    parsed: () => ({ sources: [{ dir: "..index" }] }),
+  }),
+];
+
 const urlSource = (url: string) => sources({ url });
 const urlRules: ConformanceCase[] = [
   accept(
@@ -673,6 +746,42 @@ const urlRules: ConformanceCase[] = [
     "sources[0].url",
     "contains whitespace or a control character",
     { accepts: "sources[].url" },
+  ),
+];
+
+/** A URL with a user name or password: refused, and the secret is never echoed. */
+const credentialUrls: (readonly [string, string, string])[] = [
+  ["a user and a password", "https://reader:hunter2-secret@index.example.com/acme", "hunter2-secret"],
+  ["a user name alone", "https://token-abc123@index.example.com/", "token-abc123"],
+  [
+    "credentials on http, refused before the scheme is judged",
+    "http://u:pw-over-http@example.com",
+    "pw-over-http",
+  ],
+  ["credentials in a URL that does not parse", "https://u:pw with space@exa mple.com", "pw with space"],
+  ["credentials behind a backslash", "https:\\\\u:pw-backslash@example.com", "pw-backslash"],
+];
+const credentialRules: ConformanceCase[] = [
+  ...credentialUrls.map(([what, url, secret]) => ({
+    rule: `sources[].url with credentials is refused: ${what}`,
+    input: { json: urlSource(url) },
+    expect: {
+      refused: {
+        code: "INVALID_TYPE" as const,
+        keyPath: "sources[0].url",
+        message: 'sources[0].url carries credentials (a user name or password before "@")',
+        notShown: secret,
+      },
+    },
+    // the schema's pattern sees only the "https://" at the start
+    ...(url.startsWith("https://") && { schema: { accepts: "sources[].url" as const } }),
+  })),
+  accept(
+    "sources[].url: an @ in the path is not a credential",
+    urlSource("https://example.com/@acme/index"),
+    {
+      parsed: () => ({ sources: [{ url: "https://example.com/@acme/index" }] }),
+    },
   ),
 ];
 
@@ -845,22 +954,25 @@ const linkRules: ConformanceCase[] = [
 
 const docsNavAgrees = { agrees: "docsNav[].link" } as const;
 const docsRules: ConformanceCase[] = [
-  accept(
-    "docsNav links /docs/ and below",
-    config({
-      docs: "docs",
-      docsNav: [
-        { text: "Docs", link: "/docs/" },
-        { text: "Guide", link: "/docs/guide/start" },
-      ],
-    }),
-    {
-      parsed: (dir) => ({
-        docs: `${dir}/docs`,
-        docsNav: [{ link: "/docs/" }, { link: "/docs/guide/start" }],
+  onDisk(
+    ["docs/"],
+    accept(
+      "docsNav links /docs/ and below",
+      config({
+        docs: "docs",
+        docsNav: [
+          { text: "Docs", link: "/docs/" },
+          { text: "Guide", link: "/docs/guide/start" },
+        ],
       }),
-    },
-    docsNavAgrees,
+      {
+        parsed: (dir) => ({
+          docs: `${dir}/docs`,
+          docsNav: [{ link: "/docs/" }, { link: "/docs/guide/start" }],
+        }),
+      },
+      docsNavAgrees,
+    ),
   ),
   refuse(
     "docsNav: /docs without the slash is outside /docs/",
@@ -900,11 +1012,14 @@ const docsRules: ConformanceCase[] = [
     "docsNav is set but docs is not; docsNav requires docs",
     { agrees: "docsNav requires docs" },
   ),
-  accept(
-    "docs without docsNav",
-    config({ docs: "docs" }),
-    { absent: ["docsNav"] },
-    { agrees: "docsNav requires docs" },
+  onDisk(
+    ["docs/"],
+    accept(
+      "docs without docsNav",
+      config({ docs: "docs" }),
+      { absent: ["docsNav"] },
+      { agrees: "docsNav requires docs" },
+    ),
   ),
 ];
 
@@ -993,40 +1108,163 @@ const pathRules: ConformanceCase[] = [
       beyondSchema,
     ),
   ),
-  accept(
-    "paths resolve against the config's directory",
-    config({
-      sources: [{ path: "./index/" }, { path: "." }],
-      docs: "docs",
-      css: "styles/../site.css",
-      publicDir: "public",
-      brand: { title: "t", logo: "assets/logo.svg" },
-    }),
-    {
-      parsed: (dir) => ({
-        sources: [
-          { path: `${dir}/index`, rawPath: "./index/" },
-          { path: dir, rawPath: "." },
-        ],
-        docs: `${dir}/docs`,
-        css: `${dir}/site.css`,
-        publicDir: `${dir}/public`,
-        brand: { logo: `${dir}/assets/logo.svg` },
+  onDisk(
+    ["docs/", "site.css", "public/", "assets/logo.svg"],
+    accept(
+      "paths resolve against the config's directory",
+      config({
+        sources: [{ path: "./index/" }, { path: "." }],
+        docs: "docs",
+        css: "styles/../site.css",
+        publicDir: "public",
+        brand: { title: "t", logo: "assets/logo.svg" },
       }),
-    },
+      {
+        parsed: (dir) => ({
+          sources: [
+            { path: `${dir}/index`, rawPath: "./index/" },
+            { path: dir, rawPath: "." },
+          ],
+          docs: `${dir}/docs`,
+          css: `${dir}/site.css`,
+          publicDir: `${dir}/public`,
+          brand: { logo: `${dir}/assets/logo.svg` },
+        }),
+      },
+    ),
   ),
-  accept("a name starting with two dots stays inside", config({ css: "..site.css" }), {
-    parsed: (dir) => ({ css: `${dir}/..site.css` }),
-  }),
+  onDisk(
+    ["..site.css"],
+    accept("a name starting with two dots stays inside", config({ css: "..site.css" }), {
+      parsed: (dir) => ({ css: `${dir}/..site.css` }),
+    }),
+  ),
+];
+
+/** What the path keys name on disk: checked by the loader after the file parses (the schema, like
+ *  `parseCatalogConfig`, sees only the text and accepts every row here). */
+const logo = (path: string) => config({ brand: { title: "t", logo: path } });
+const missing: (readonly [JsonObject, string, string])[] = [
+  [config({ css: "no.css" }), "css", "no.css"],
+  [logo("assets/no.svg"), "brand.logo", "assets/no.svg"],
+  [config({ docs: "no-docs" }), "docs", "no-docs"],
+  [config({ publicDir: "no-public" }), "publicDir", "no-public"],
+];
+const wrongKind: (readonly [JsonObject, string, string, string])[] = [
+  [config({ css: "styles" }), "css", "styles", "a directory, not a file"],
+  [logo("assets"), "brand.logo", "assets", "a directory, not a file"],
+  [config({ docs: "README.md" }), "docs", "README.md", "a file, not a directory"],
+  [config({ publicDir: "README.md" }), "publicDir", "README.md", "a file, not a directory"],
+];
+/** Each path key naming, through a link, something outside the config directory. */
+const linkedOut: (readonly [string, JsonObject, Record<string, string>, string, string, string])[] = [
+  [
+    "a path source that is a link to the parent directory",
+    sources({ path: "linked-index", root: true }),
+    { "linked-index": ".." },
+    "sources[0].path",
+    "linked-index",
+    "{parent}",
+  ],
+  [
+    "a path source below a link out, that does not exist",
+    sources({ path: "index" }, { path: "up/elsewhere/index" }),
+    { up: ".." },
+    "sources[1].path",
+    "up/elsewhere/index",
+    "{parent}/elsewhere/index",
+  ],
+  [
+    "docs that is a link to /",
+    config({ docs: "linked-docs" }),
+    { "linked-docs": "/" },
+    "docs",
+    "linked-docs",
+    "/",
+  ],
+  [
+    "css that is a link to a file outside",
+    config({ css: "site.css" }),
+    { "site.css": "/etc/passwd" },
+    "css",
+    "site.css",
+    "/etc/passwd",
+  ],
+  [
+    "brand.logo inside a linked directory",
+    logo("art/passwd"),
+    { art: "/etc" },
+    "brand.logo",
+    "art/passwd",
+    "/etc/passwd",
+  ],
+  [
+    "publicDir that is a link to /etc",
+    config({ publicDir: "public" }),
+    { public: "/etc" },
+    "publicDir",
+    "public",
+    "/etc",
+  ],
+];
+const diskRules: ConformanceCase[] = [
+  ...missing.map(([json, keyPath, raw]) =>
+    refuse(
+      `MISSING_FILE: ${keyPath} names a path that does not exist`,
+      json,
+      "MISSING_FILE",
+      keyPath,
+      `${keyPath} ${q(raw)} resolves to {dir}/${raw}, which does not exist`,
+    ),
+  ),
   {
-    rule: "containment is lexical: a symlink inside pointing outside is not resolved at load",
+    rule: "MISSING_FILE: css is a link to nothing",
+    input: { json: config({ css: "site.css" }), symlinks: { "site.css": "nowhere.css" } },
+    expect: {
+      refused: {
+        code: "MISSING_FILE",
+        keyPath: "css",
+        message: 'css "site.css" resolves to {dir}/site.css, which does not exist',
+      },
+    },
+  },
+  ...wrongKind.map(([json, keyPath, raw, what]) =>
+    onDisk(
+      ["styles/", "assets/", "README.md"],
+      refuse(
+        `READ_ERROR: ${keyPath} names ${what.replace(", not", " instead of")}`,
+        json,
+        "READ_ERROR",
+        keyPath,
+        `${keyPath} ${q(raw)} resolves to {dir}/${raw}, which is ${what}`,
+      ),
+    ),
+  ),
+  ...linkedOut.map(([what, json, symlinks, keyPath, raw, real]) => ({
+    rule: `PATH_ESCAPE by real path: ${what}`,
+    input: { json, paths: ["index/"], symlinks },
+    expect: {
+      refused: {
+        code: "PATH_ESCAPE" as const,
+        keyPath,
+        message: `${keyPath} ${q(raw)} resolves to {dir}/${raw}, whose real path ${real} is outside the config directory {dir}`,
+      },
+    },
+  })),
+  {
+    rule: "a link that stays inside the config directory is followed",
     input: {
-      json: config({ sources: [{ path: "linked-index" }], docs: "linked-docs" }),
-      symlinks: { "linked-index": "..", "linked-docs": "/" },
+      json: config({ sources: [{ path: "current" }], docs: "here/docs", css: "here/site.css" }),
+      paths: ["docs/", "site.css"],
+      symlinks: { current: ".", here: "." },
     },
     expect: {
       accepted: {
-        parsed: (dir) => ({ sources: [{ path: `${dir}/linked-index` }], docs: `${dir}/linked-docs` }),
+        parsed: (dir) => ({
+          sources: [{ path: `${dir}/current` }],
+          docs: `${dir}/here/docs`,
+          css: `${dir}/here/site.css`,
+        }),
       },
     },
   },
@@ -1041,11 +1279,6 @@ const favicons: ConformanceCase[] = [
   accept("favicon may be an absolute URL", config({ favicon: "https://cdn.example.com/icon.png" }), {
     parsed: () => ({ favicon: "https://cdn.example.com/icon.png" }),
   }),
-  accept(
-    "the loader reads no other file: paths that do not exist yet are accepted",
-    config({ docs: "no-docs", css: "no.css", publicDir: "no-public", brand: { title: "t", logo: "no.svg" } }),
-    { parsed: (dir) => ({ docs: `${dir}/no-docs`, css: `${dir}/no.css`, brand: { logo: `${dir}/no.svg` } }) },
-  ),
 ];
 
 const defaults: ConformanceCase[] = [
@@ -1089,59 +1322,21 @@ const defaults: ConformanceCase[] = [
 ];
 
 const complete: ConformanceCase[] = [
-  accept(
-    "a complete file with every key",
-    {
-      $schema: "https://schemas.pkg-tools.dev/catalog.config.schema.json",
-      configVersion: 1,
-      sources: [
-        { path: "index", root: true },
-        {
-          url: "https://index.example.org/",
-          label: "partner",
-          ownerUrl: "https://forge.example.org/{login}",
-        },
-        {
-          git: "https://example.com/third/index.git",
-          ref: "main",
-          dir: "index",
-          label: "third",
-          excludeFromAll: true,
-        },
-      ],
-      brand: { title: "Acme tools", wordmark: "acme", logo: "assets/logo.svg" },
-      nav: [
-        { text: "Home", link: "https://acme.example.com" },
-        { text: "About", link: "/about/" },
-      ],
-      footer: { links: [{ text: "Source", link: "https://example.com/acme/index" }] },
-      docs: "docs",
-      docsNav: [
-        { text: "Guide", link: "/docs/" },
-        { text: "Reference", link: "/docs/reference/" },
-      ],
-      css: "theme.css",
-      publicDir: "public",
-      ci: { forge: "github", packageManager: "bun", verifyCi: true, schedule: "0 3 * * *" },
-      siteUrl: "https://tools.acme.example.com",
-      ownerUrl: "https://github.com/{login}",
-      description: "Command-line tools published by Acme.",
-      favicon: "/favicon.svg",
-    },
-    {
-      parsed: (dir) => ({
+  onDisk(
+    ["assets/logo.svg", "docs/", "theme.css", "public/"],
+    accept(
+      "a complete file with every key",
+      {
+        $schema: "https://schemas.pkg-tools.dev/catalog.config.schema.json",
+        configVersion: 1,
         sources: [
-          { kind: "path", index: 0, path: `${dir}/index`, rawPath: "index", root: true },
+          { path: "index", root: true },
           {
-            kind: "url",
-            index: 1,
-            url: "https://index.example.org",
+            url: "https://index.example.org/",
             label: "partner",
             ownerUrl: "https://forge.example.org/{login}",
           },
           {
-            kind: "git",
-            index: 2,
             git: "https://example.com/third/index.git",
             ref: "main",
             dir: "index",
@@ -1149,26 +1344,67 @@ const complete: ConformanceCase[] = [
             excludeFromAll: true,
           },
         ],
-        brand: { title: "Acme tools", wordmark: "acme", logo: `${dir}/assets/logo.svg` },
+        brand: { title: "Acme tools", wordmark: "acme", logo: "assets/logo.svg" },
         nav: [
           { text: "Home", link: "https://acme.example.com" },
           { text: "About", link: "/about/" },
         ],
         footer: { links: [{ text: "Source", link: "https://example.com/acme/index" }] },
-        docs: `${dir}/docs`,
+        docs: "docs",
         docsNav: [
           { text: "Guide", link: "/docs/" },
           { text: "Reference", link: "/docs/reference/" },
         ],
-        css: `${dir}/theme.css`,
-        publicDir: `${dir}/public`,
+        css: "theme.css",
+        publicDir: "public",
         ci: { forge: "github", packageManager: "bun", verifyCi: true, schedule: "0 3 * * *" },
         siteUrl: "https://tools.acme.example.com",
         ownerUrl: "https://github.com/{login}",
         description: "Command-line tools published by Acme.",
         favicon: "/favicon.svg",
-      }),
-    },
+      },
+      {
+        parsed: (dir) => ({
+          sources: [
+            { kind: "path", index: 0, path: `${dir}/index`, rawPath: "index", root: true },
+            {
+              kind: "url",
+              index: 1,
+              url: "https://index.example.org",
+              label: "partner",
+              ownerUrl: "https://forge.example.org/{login}",
+            },
+            {
+              kind: "git",
+              index: 2,
+              git: "https://example.com/third/index.git",
+              ref: "main",
+              dir: "index",
+              label: "third",
+              excludeFromAll: true,
+            },
+          ],
+          brand: { title: "Acme tools", wordmark: "acme", logo: `${dir}/assets/logo.svg` },
+          nav: [
+            { text: "Home", link: "https://acme.example.com" },
+            { text: "About", link: "/about/" },
+          ],
+          footer: { links: [{ text: "Source", link: "https://example.com/acme/index" }] },
+          docs: `${dir}/docs`,
+          docsNav: [
+            { text: "Guide", link: "/docs/" },
+            { text: "Reference", link: "/docs/reference/" },
+          ],
+          css: `${dir}/theme.css`,
+          publicDir: `${dir}/public`,
+          ci: { forge: "github", packageManager: "bun", verifyCi: true, schedule: "0 3 * * *" },
+          siteUrl: "https://tools.acme.example.com",
+          ownerUrl: "https://github.com/{login}",
+          description: "Command-line tools published by Acme.",
+          favicon: "/favicon.svg",
+        }),
+      },
+    ),
   ),
   accept(
     "a complete file without a root source names its default",
@@ -1192,13 +1428,16 @@ export const conformanceCases: ConformanceCase[] = [
   ...types,
   ...required,
   ...sourceRules,
+  ...gitDirRules,
   ...urlRules,
+  ...credentialRules,
   ...siteUrls,
   ...ownerUrls,
   ...linkRules,
   ...docsRules,
   ...ciRules,
   ...pathRules,
+  ...diskRules,
   ...favicons,
   ...defaults,
   ...complete,

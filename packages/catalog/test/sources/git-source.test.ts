@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cp, readdir, rm, symlink } from "node:fs/promises";
+import { cp, readdir, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -105,15 +105,20 @@ describe("a git source from a local bare repository", () => {
     }
   });
 
-  it("refuses a dir that leaves the checkout, by its name or through a link", async () => {
+  it("refuses a dir that leaves the checkout, by its name or through a link: PATH_ESCAPE, exit 65", async () => {
     const error = await failure(readSources(catalogConfig([gitSource({ dir: "../.." })]), quiet));
-    expect(error).toMatchObject({ exitCode: 65, message: 'sources[0].dir: "../.." leaves the checkout' });
+    expect(error).toMatchObject({ exitCode: 65, code: "PATH_ESCAPE", keyPath: "sources[0].dir" });
+    expect(error.message).toMatch(
+      /^PATH_ESCAPE: sources\[0\]\.dir "\.\.\/\.\." resolves to \S+, outside the checkout$/,
+    );
     const linked = await failure(
       readSources(catalogConfig([gitSource({ ref: "hostile", dir: "escape" })]), quiet),
     );
     expect(linked).toMatchObject({
       exitCode: 65,
-      message: 'sources[0].dir: "escape" links outside the checkout',
+      code: "PATH_ESCAPE",
+      keyPath: "sources[0].dir",
+      message: `PATH_ESCAPE: sources[0].dir "escape" resolves through a link in the repository to ${await realpath(ocxIndexDir)}, outside the checkout`,
     });
   });
 

@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type CliResult, runCli } from "@pkg/testkit";
@@ -11,9 +11,10 @@ export const ocxIndexFixture = fileURLToPath(
 );
 
 export interface CatalogProjectOptions {
-  /** The index directory, linked as `./index` beside the config (the root source). */
+  /** The index directory, copied to `./index` beside the config (the root source). A copy, not a
+   *  link: the loader refuses a path source whose real path leaves the config's directory. */
   index: string;
-  /** More directories linked beside the config (link name to target), for more sources. */
+  /** More directories copied beside the config (name to source directory), for more sources. */
   links?: Record<string, string>;
   /** Docs files (relative path to Markdown) written under `./docs`, which the config then names. */
   docs?: Record<string, string>;
@@ -23,12 +24,13 @@ export interface CatalogProjectOptions {
   config?: Record<string, unknown>;
 }
 
-/** Writes `catalog.config.json` (and docs) into `dir` around a linked index; returns the config path. */
+/** Writes `catalog.config.json` (and docs) into `dir` around a copied index; returns the config
+ *  path. Links inside the copied trees stay links, to the same targets. */
 export async function writeCatalogProject(dir: string, options: CatalogProjectOptions): Promise<string> {
   await mkdir(dir, { recursive: true });
-  await symlink(options.index, join(dir, "index"), "dir");
-  for (const [name, target] of Object.entries(options.links ?? {}))
-    await symlink(target, join(dir, name), "dir");
+  await cp(options.index, join(dir, "index"), { recursive: true });
+  for (const [name, source] of Object.entries(options.links ?? {}))
+    await cp(source, join(dir, name), { recursive: true });
   for (const [path, text] of Object.entries(options.docs ?? {})) {
     await mkdir(dirname(join(dir, "docs", path)), { recursive: true });
     await writeFile(join(dir, "docs", path), text);

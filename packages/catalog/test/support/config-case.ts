@@ -16,8 +16,11 @@ export type SchemaItem = keyof typeof SCHEMA_TABLE;
 
 /** What is on disk where the config file should be. */
 export type CaseInput =
-  /** Written with JSON.stringify; `symlinks` (name in the config dir → target) are made first. */
-  | { json: unknown; symlinks?: Record<string, string> }
+  /**
+   * Written with JSON.stringify. Made first, in the config's directory: `paths` (a name ending in
+   * "/" a directory, else an empty file; parents made too), then `symlinks` (name → target).
+   */
+  | { json: unknown; paths?: string[]; symlinks?: Record<string, string> }
   | { bytes: string | Uint8Array }
   | { missing: true }
   | { directory: true };
@@ -27,6 +30,8 @@ export interface Refusal {
   code: ConfigErrorCode;
   keyPath: string | undefined;
   message: string;
+  /** Text (a secret) the message must not contain. */
+  notShown?: string;
 }
 
 export interface Acceptance {
@@ -98,6 +103,12 @@ export function refuseFile(
   message: string,
 ): ConformanceCase {
   return { rule, input, expect: { refused: { code, keyPath: undefined, message } } };
+}
+
+/** The row, with `paths` made in the config's directory before it is loaded. */
+export function onDisk(paths: string[], row: ConformanceCase): ConformanceCase {
+  if (!("json" in row.input)) throw new Error(`${row.rule}: only a JSON row names paths`);
+  return { ...row, input: { ...row.input, paths } };
 }
 
 export function accept(
