@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { ExitCode, PkgError } from "@pkg/common";
 import { renderReadme } from "../site/markdown/render-readme.js";
+import { relativeLinks } from "../site/model/routes.js";
 import type { PackageView } from "../site/model/types.js";
 import type { SiteChrome } from "../site/render/chrome.js";
 import { packageDocument } from "../site/render/documents.js";
@@ -20,7 +21,9 @@ export type PageResult = { id: number } | { id: number; error: string; exitCode:
 /** Renders the README and the page, and writes the page (synchronously: a worker has nothing else
  *  to do meanwhile, and one blocking call beats a trip through the thread pool). */
 export function runPageJob(chrome: SiteChrome, job: PageJob): void {
-  const readmeHtml = job.readme === undefined ? undefined : renderReadme(job.readme, job.pkg.logoHref);
+  // the README may show the package's logo, named as the page names it
+  const logoHref = job.pkg.logoHref && relativeLinks(job.pkg.route)(job.pkg.logoHref);
+  const readmeHtml = job.readme === undefined ? undefined : renderReadme(job.readme, logoHref);
   const html = packageDocument(chrome, job.pkg, readmeHtml, job.successorRoute);
   try {
     writeFileSync(job.file, html, { flag: "wx" });

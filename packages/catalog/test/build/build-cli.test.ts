@@ -85,7 +85,9 @@ describe("pkg-catalog build of the real fixture", () => {
     ]) {
       expect(files.has(file), file).toBe(true);
     }
-    expect(await page("docs/index.html")).toContain('<a href="/docs/more/" rel="nofollow noopener">more</a>');
+    expect(await page("docs/index.html")).toContain(
+      '<a href="../docs/more/" rel="nofollow noopener">more</a>',
+    );
     const sitemap = await page("sitemap.xml");
     expect(sitemap).toContain("<loc>https://catalog.example/astral-sh/uv/</loc>");
     expect(sitemap).toContain("<loc>https://catalog.example/docs/more/</loc>");
@@ -130,8 +132,8 @@ describe("pkg-catalog build of the real fixture", () => {
   it("renders a package page with README, logo, matrix, tags, owners and annotations", async () => {
     const html = await page("astral-sh/uv/index.html");
     const logo = /<img class="package-logo" src="([^"]+)"/.exec(html)?.[1];
-    expect(logo).toMatch(/^\/index\/ocx\.sh\/p\/astral-sh\/uv\/o\/sha256\/[0-9a-f]{64}\.svg$/);
-    expect((await stat(join(out, logo ?? ""))).isFile()).toBe(true);
+    expect(logo).toMatch(/^\.\.\/\.\.\/index\/ocx\.sh\/p\/astral-sh\/uv\/o\/sha256\/[0-9a-f]{64}\.svg$/);
+    expect((await stat(join(out, "astral-sh/uv", logo ?? ""))).isFile()).toBe(true);
     expect(html).toContain('<h2 id="readme-h">README</h2>');
     expect(html).toContain('<th scope="row">linux (glibc)</th>');
     expect(html).toContain('<a href="https://github.com/ocx-bot" rel="nofollow noopener">ocx-bot</a>');
@@ -144,17 +146,17 @@ describe("pkg-catalog build of the real fixture", () => {
 
   it("shows the branding, nav, footer, favicon, description and both stylesheets in order", async () => {
     const html = await page("index.html");
-    expect(html).toContain('<img class="brand-logo" src="/brand.svg"');
+    expect(html).toContain('<img class="brand-logo" src="brand.svg"');
     expect(html).toContain('<span class="wordmark">ocx</span>');
     expect(html).toMatch(
-      /<a href="\/docs\/"[^>]*>docs<\/a>.*<a href="https:\/\/example.org\/"[^>]*>Home page<\/a>/s,
+      /<a href="docs\/"[^>]*>docs<\/a>.*<a href="https:\/\/example.org\/"[^>]*>Home page<\/a>/s,
     );
-    expect(html).toMatch(/<a href="\/imprint\/">Imprint<\/a>.*<a href="\/catalog.json"/s);
-    expect(html).toContain('<link rel="icon" href="/favicon.ico"/>');
+    expect(html).toMatch(/<a href="imprint\/">Imprint<\/a>.*<a href="catalog.json"/s);
+    expect(html).toContain('<link rel="icon" href="favicon.ico"/>');
     expect(html).toContain('<meta name="description" content="Every tool, mirrored."/>');
-    expect(html).toMatch(/href="\/assets\/site.css".*href="\/assets\/custom.css"/s);
+    expect(html).toMatch(/href="assets\/site.css".*href="assets\/custom.css"/s);
     expect(html).toMatch(
-      /<a href="\/index\/ocx.sh\/" aria-current="page" data-tab="ocx.sh">ocx.sh <span class="count">62<\/span><span class="badge">default<\/span>/,
+      /<a href="index\/ocx.sh\/" aria-current="page" data-tab="ocx.sh">ocx.sh <span class="count">62<\/span><span class="badge">default<\/span>/,
     );
   });
 
@@ -164,7 +166,7 @@ describe("pkg-catalog build of the real fixture", () => {
     for (const file of pages) {
       const html = await page(file);
       for (const tag of html.match(/<script[^>]*>/g) ?? [])
-        expect(tag, file).toMatch(/ src="\/assets\/[a-z]+\.js"/);
+        expect(tag, file).toMatch(/ src="(\/|(\.\.\/)*)assets\/[a-z]+\.js"/);
       expect(html, file).not.toMatch(/<script[^>]*>[^<]/);
       expect(html, file).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
       expect(html, file).toContain(
@@ -176,7 +178,7 @@ describe("pkg-catalog build of the real fixture", () => {
   it("loads at most 8 KiB of JavaScript on the catalog view before any interaction", async () => {
     const html = await page("index.html");
     const scripts = [...html.matchAll(/<script[^>]* src="([^"]+)"/g)].map((m) => m[1] ?? "");
-    expect(scripts).toEqual(["/assets/theme.js", "/assets/site.js", "/assets/catalog.js"]);
+    expect(scripts).toEqual(["assets/theme.js", "assets/site.js", "assets/catalog.js"]);
     let total = 0;
     for (const src of scripts) total += (await stat(join(out, src))).size;
     expect(total).toBeLessThanOrEqual(8 * 1024);

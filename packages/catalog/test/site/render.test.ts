@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildSiteModel } from "../../src/site/model/site-model.js";
 import type { SiteChrome } from "../../src/site/render/chrome.js";
-import { catalogDocument, packageDocument } from "../../src/site/render/documents.js";
+import { catalogDocument, notFoundDocument, packageDocument } from "../../src/site/render/documents.js";
 import { catalogConfig, digest, loadedIndex, loadedPackage } from "../support/model-fixtures.js";
 
 const chrome: SiteChrome = {
@@ -42,7 +42,7 @@ describe("package pages", () => {
     expect(html).toContain(
       '<div class="banner banner-deprecated" role="note"><strong>Deprecated.</strong> Use a/new.',
     );
-    expect(html).toContain('Superseded by <a href="/a/new/">x/a/new</a>');
+    expect(html).toContain('Superseded by <a href="../../a/new/">x/a/new</a>');
   });
 
   it("shows the yanked banner and marks yanked tags with their reason", () => {
@@ -63,11 +63,99 @@ describe("catalog pages", () => {
   it("marks the current tab and carries the filter facts on every card", () => {
     const m = model();
     const html = catalogDocument(chrome, m, m.defaultTab, "/");
-    expect(html).toContain('<a href="/index/x/" aria-current="page" data-tab="x">');
+    expect(html).toContain('<a href="index/x/" aria-current="page" data-tab="x">');
     expect(html).toContain('data-name="x/a/new" data-kw="k" data-os data-status="active"');
     expect(html).toContain('data-name="x/a/old" data-kw data-os data-status="deprecated"');
     expect(html).toContain(
       '<form class="controls" aria-label="Filter packages" data-controls="true" hidden>',
     );
+  });
+});
+
+/** Every href and src of a page, less fragments. */
+function targets(html: string): string[] {
+  return [...html.matchAll(/ (?:href|src)="([^"#][^"]*)"/g)].map((m) => m[1] ?? "");
+}
+
+describe("site paths", () => {
+  const branded: SiteChrome = {
+    ...chrome,
+    logoHref: "/brand.svg",
+    favicon: "/favicon.svg",
+    siteUrl: "https://acme.github.io/catalog",
+    nav: [
+      { text: "docs", link: "/docs/" },
+      { text: "Home", link: "https://example.org/" },
+    ],
+    footerLinks: [{ text: "Imprint", link: "/imprint/" }],
+    stylesheets: ["/assets/site.css", "/assets/custom.css"],
+  };
+
+  it("names every internal target relative to the page, at any depth, and keeps absolute links", () => {
+    const m = model();
+    const pkg = m.indexes[0]?.packages.find((p) => p.path === "a/old");
+    if (!pkg) throw new Error("a/old");
+    const pages = {
+      "/": catalogDocument(branded, m, m.defaultTab, "/"),
+      "/all/": catalogDocument(branded, m, m.defaultTab, "/all/"),
+      "/a/old/": packageDocument(
+        branded,
+        { ...pkg, logoHref: "/index/x/p/a/old/o/sha256/aa.svg" },
+        undefined,
+        "/a/new/",
+      ),
+    };
+    for (const [route, html] of Object.entries(pages)) {
+      const internal = targets(html).filter((t) => !t.startsWith("https:"));
+      expect(
+        internal.filter((t) => t.startsWith("/")),
+        route,
+      ).toEqual([]);
+      // resolved against the page served under a base path, every one stays under it
+      for (const target of internal) {
+        expect(
+          new URL(target, `https://acme.github.io/catalog${route}`).pathname,
+          `${route} ${target}`,
+        ).toMatch(/^\/catalog\//);
+      }
+      expect(html).toContain('href="https://example.org/"');
+      expect(html).toContain(`<link rel="canonical" href="https://acme.github.io/catalog${route}"/>`);
+    }
+    expect(pages["/a/old/"]).toContain('<link rel="icon" href="../../favicon.svg"/>');
+    expect(pages["/a/old/"]).toContain('<img class="brand-logo" src="../../brand.svg"');
+    expect(pages["/a/old/"]).toContain(
+      '<img class="package-logo" src="../../index/x/p/a/old/o/sha256/aa.svg"',
+    );
+    expect(pages["/a/old/"]).toMatch(
+      /href="\.\.\/\.\.\/assets\/site.css".*href="\.\.\/\.\.\/assets\/custom.css"/s,
+    );
+    expect(pages["/all/"]).toContain('<a href="../docs/">docs</a>');
+    expect(pages["/all/"]).toContain('<a href="../imprint/">Imprint</a>');
+  });
+
+  it("marks the current nav entry by its site path", () => {
+    const m = model();
+    const html = catalogDocument(
+      { ...branded, nav: [{ text: "all", link: "/all/" }] },
+      m,
+      m.defaultTab,
+      "/all/",
+    );
+    expect(html).toContain('<a href="../all/" aria-current="page">all</a>');
+  });
+
+  it("names every target of the 404 page under the path of siteUrl, else under /", () => {
+    const under = notFoundDocument(branded);
+    const internal = targets(under).filter((t) => !t.startsWith("https:"));
+    expect(internal.length).toBeGreaterThan(5);
+    for (const target of internal) expect(target).toMatch(/^\/catalog\/([^/]|$)/);
+    expect(under).toContain('<script src="/catalog/assets/site.js" defer>');
+    expect(under).toContain('<a href="/catalog/all/">every package</a>');
+
+    const { siteUrl: _, ...atRoot } = branded;
+    for (const target of targets(notFoundDocument(atRoot)).filter((t) => !t.startsWith("https:"))) {
+      expect(target).toMatch(/^\/([^/]|$)/);
+      expect(target).not.toMatch(/^\/catalog\//);
+    }
   });
 });

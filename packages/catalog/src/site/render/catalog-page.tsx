@@ -3,18 +3,20 @@
 import type { ComponentChildren } from "preact";
 import type { CatalogTab, Facet, SiteModel } from "../model/types.js";
 import { scripts } from "./chrome.js";
+import { useLink } from "./links.js";
 import { PackageCard } from "./package-card.js";
 
 /** How many keywords the rail shows: the most frequent ones. */
 const keywordRailSize = 40;
 
 function Tabs({ model, active }: { model: SiteModel; active: CatalogTab }) {
+  const link = useLink();
   return (
     <nav class="tabs" aria-label="Indexes">
       <ul>
         {model.tabs.map((tab) => (
           <li key={tab.id}>
-            <a href={tab.route} aria-current={tab === active ? "page" : undefined} data-tab={tab.id}>
+            <a href={link(tab.route)} aria-current={tab === active ? "page" : undefined} data-tab={tab.id}>
               {tab.label} <span class="count">{tab.packages.length}</span>
               {tab.isDefault && <span class="badge">default</span>}
             </a>
@@ -165,4 +167,4 @@ export function CatalogView({
   );
 }
 
-export const catalogModules = [scripts.catalog];
+export const catalogScripts = [scripts.catalog];

@@ -4,28 +4,31 @@ import type { NavEntry } from "../../config/types.js";
 export interface SiteChrome {
   title: string;
   wordmark: string;
-  /** Site href of the brand logo; the built-in mark is shown when absent. */
+  /** Site path of the brand logo; the built-in mark is shown when absent. */
   logoHref?: string;
+  /** Site-root-relative path or absolute http(s) URL of the tab icon. */
   favicon?: string;
   description?: string;
-  /** Deployment origin without a trailing slash. */
+  /** Deployment URL without a trailing slash; it may carry a base path (`https://h/catalog`). */
   siteUrl?: string;
   /** Docs entries first, then `nav`. */
   nav: NavEntry[];
   /** `footer.links`; the catalog-JSON link is always added after them. */
   footerLinks: NavEntry[];
-  /** The built-in stylesheet, then the custom one. */
+  /** Site paths of the built-in stylesheet, then the custom one. */
   stylesheets: string[];
 }
 
 export const contentSecurityPolicy =
   "default-src 'self'; img-src 'self' https: data:; script-src 'self'; style-src 'self'";
 
+/** Site paths of the scripts. All are classic scripts (modules and fetch are refused over file://,
+ *  and a page must also read from disk); every one but the theme script is deferred. */
 export const scripts = {
-  /** Classic script in <head>: applies the remembered theme before the first paint. */
+  /** In <head>, not deferred: applies the remembered theme before the first paint. */
   theme: "/assets/theme.js",
-  /** Module on every page: theme toggle and the palette trigger. */
+  /** On every page: theme toggle, the palette trigger, directory links over file://. */
   site: "/assets/site.js",
-  /** Module on the catalog view only: filters, search, sort, views. */
+  /** On the catalog view only: filters, search, sort, views. */
   catalog: "/assets/catalog.js",
 } as const;

@@ -1,8 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
-import { indexRoute } from "../model/routes.js";
+import { basedLinks, indexRoute } from "../model/routes.js";
 import type { CatalogTab, PackageView, SiteModel } from "../model/types.js";
-import { CatalogView, catalogModules } from "./catalog-page.js";
+import { CatalogView, catalogScripts } from "./catalog-page.js";
 import type { SiteChrome } from "./chrome.js";
 import { renderDocument } from "./html.js";
 import { Page } from "./layout.js";
@@ -19,7 +19,7 @@ export function catalogDocument(
   const front = route === "/";
   const title = front ? chrome.title : tab.id === "all" ? "All packages" : `${tab.label} packages`;
   return renderDocument(
-    <Page chrome={chrome} title={title} route={route} modules={catalogModules}>
+    <Page chrome={chrome} title={title} route={route} extraScripts={catalogScripts}>
       <CatalogView
         model={model}
         tab={tab}
@@ -56,9 +56,15 @@ export function docsDocument(chrome: SiteChrome, title: string, route: string, h
   );
 }
 
+/** The base path the 404 page names every site path under: it is served at any depth, so its links
+ *  cannot be relative. The path of `siteUrl` when set, else `/`. */
+export function notFoundBase(chrome: SiteChrome): string {
+  return chrome.siteUrl === undefined ? "/" : new URL(chrome.siteUrl).pathname;
+}
+
 export function notFoundDocument(chrome: SiteChrome): string {
   return renderDocument(
-    <Page chrome={chrome} title="Page not found" route="/404.html">
+    <Page chrome={chrome} title="Page not found" route="/404.html" links={basedLinks(notFoundBase(chrome))}>
       <NotFoundPage />
     </Page>,
   );

@@ -1,8 +1,9 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { ComponentChildren } from "preact";
-import { catalogJsonRoute } from "../model/routes.js";
+import { catalogJsonRoute, relativeLinks, type SiteLink } from "../model/routes.js";
 import { contentSecurityPolicy, type SiteChrome, scripts } from "./chrome.js";
+import { LinkContext, useLink } from "./links.js";
 
 export interface PageProps {
   chrome: SiteChrome;
@@ -10,10 +11,18 @@ export interface PageProps {
   title: string;
   /** Site route of the page, for canonical links. */
   route: string;
+  /** How the page names site paths; links relative to `route` unless given (the 404 page). */
+  links?: SiteLink;
   description?: string;
-  /** Extra module scripts after the site script. */
-  modules?: string[];
+  /** Extra scripts (site paths) after the site script. */
+  extraScripts?: string[];
   children: ComponentChildren;
+}
+
+/** A config href (nav, footer, favicon): a site-root-relative path goes through the page's links,
+ *  an absolute http(s) URL stays as it is. */
+export function configHref(link: SiteLink, href: string): string {
+  return href.startsWith("/") && !href.startsWith("//") ? link(href) : href;
 }
 
 function BrandMark() {
@@ -27,7 +36,16 @@ function BrandMark() {
   );
 }
 
-export function Page({ chrome, title, route, description, modules = [], children }: PageProps) {
+export function Page(props: PageProps) {
+  return (
+    <LinkContext.Provider value={props.links ?? relativeLinks(props.route)}>
+      <PageBody {...props} />
+    </LinkContext.Provider>
+  );
+}
+
+function PageBody({ chrome, title, route, description, extraScripts = [], children }: PageProps) {
+  const link = useLink();
   const fullTitle = title === chrome.title ? title : `${title} · ${chrome.title}`;
   const canonical = chrome.siteUrl === undefined ? undefined : `${chrome.siteUrl}${route}`;
   const metaDescription = description ?? chrome.description;
@@ -43,14 +61,14 @@ export function Page({ chrome, title, route, description, modules = [], children
         <meta property="og:title" content={title} />
         {canonical && <link rel="canonical" href={canonical} />}
         {canonical && <meta property="og:url" content={canonical} />}
-        {chrome.favicon && <link rel="icon" href={chrome.favicon} />}
-        <script src={scripts.theme} />
+        {chrome.favicon && <link rel="icon" href={configHref(link, chrome.favicon)} />}
+        <script src={link(scripts.theme)} />
         {chrome.stylesheets.map((href) => (
-          <link rel="stylesheet" href={href} key={href} />
+          <link rel="stylesheet" href={link(href)} key={href} />
         ))}
-        <script type="module" src={scripts.site} />
-        {modules.map((src) => (
-          <script type="module" src={src} key={src} />
+        <script src={link(scripts.site)} defer />
+        {extraScripts.map((src) => (
+          <script src={link(src)} key={src} defer />
         ))}
       </head>
       <body>
@@ -58,9 +76,9 @@ export function Page({ chrome, title, route, description, modules = [], children
           Skip to content
         </a>
         <header class="site-header">
-          <a class="brand" href="/">
+          <a class="brand" href={link("/")}>
             {chrome.logoHref ? (
-              <img class="brand-logo" src={chrome.logoHref} alt="" width={32} height={32} />
+              <img class="brand-logo" src={link(chrome.logoHref)} alt="" width={32} height={32} />
             ) : (
               <BrandMark />
             )}
@@ -71,7 +89,10 @@ export function Page({ chrome, title, route, description, modules = [], children
               <ul>
                 {chrome.nav.map((entry) => (
                   <li key={entry.link}>
-                    <a href={entry.link} aria-current={route === entry.link ? "page" : undefined}>
+                    <a
+                      href={configHref(link, entry.link)}
+                      aria-current={route === entry.link ? "page" : undefined}
+                    >
                       {entry.text}
                     </a>
                   </li>
@@ -80,7 +101,12 @@ export function Page({ chrome, title, route, description, modules = [], children
             </nav>
           )}
           <div class="header-tools">
-            <a class="palette-open" href="/all/" data-palette-open aria-keyshortcuts="Control+K Meta+K">
+            <a
+              class="palette-open"
+              href={link("/all/")}
+              data-palette-open
+              aria-keyshortcuts="Control+K Meta+K"
+            >
               Search packages <kbd>Ctrl K</kbd>
             </a>
             <button type="button" class="theme-toggle" data-theme-toggle hidden aria-pressed="false">
@@ -96,11 +122,11 @@ export function Page({ chrome, title, route, description, modules = [], children
             <ul>
               {chrome.footerLinks.map((entry) => (
                 <li key={entry.link}>
-                  <a href={entry.link}>{entry.text}</a>
+                  <a href={configHref(link, entry.link)}>{entry.text}</a>
                 </li>
               ))}
               <li>
-                <a href={catalogJsonRoute} type="application/json">
+                <a href={link(catalogJsonRoute)} type="application/json">
                   Catalog JSON
                 </a>
               </li>

@@ -1,9 +1,11 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { PackageView } from "../model/types.js";
+import { useLink } from "./links.js";
 
 /** One compact entry of the catalog list; the data attributes are what the client filters on. */
 export function PackageCard({ pkg }: { pkg: PackageView }) {
+  const link = useLink();
   return (
     <li
       class="card"
@@ -14,12 +16,12 @@ export function PackageCard({ pkg }: { pkg: PackageView }) {
       data-updated={pkg.latestObserved ?? ""}
     >
       {pkg.logoHref ? (
-        <img class="card-logo" src={pkg.logoHref} alt="" width={32} height={32} loading="lazy" />
+        <img class="card-logo" src={link(pkg.logoHref)} alt="" width={32} height={32} loading="lazy" />
       ) : (
         <span class="card-logo" />
       )}
       <h3 class="card-title">
-        <a href={pkg.route}>{pkg.title}</a>
+        <a href={link(pkg.route)}>{pkg.title}</a>
       </h3>
       <span class="card-name">{pkg.name}</span>
       <p class="card-desc">{pkg.description}</p>

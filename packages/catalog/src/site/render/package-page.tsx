@@ -2,6 +2,7 @@
 /** @jsxImportSource preact */
 import type { ComponentChildren } from "preact";
 import type { AnnotatedValue, PackageView } from "../model/types.js";
+import { useLink } from "./links.js";
 
 export interface PackagePageProps {
   pkg: PackageView;
@@ -24,6 +25,7 @@ function Value({ value }: { value: AnnotatedValue }) {
 }
 
 function Banners({ pkg, successorRoute }: { pkg: PackageView; successorRoute: string | undefined }) {
+  const link = useLink();
   const successor = pkg.supersededBy;
   return (
     <>
@@ -34,7 +36,7 @@ function Banners({ pkg, successorRoute }: { pkg: PackageView; successorRoute: st
             <>
               {" "}
               Superseded by{" "}
-              {successorRoute ? <a href={successorRoute}>{successor}</a> : <code>{successor}</code>}.
+              {successorRoute ? <a href={link(successorRoute)}>{successor}</a> : <code>{successor}</code>}.
             </>
           )}
         </div>
@@ -214,14 +216,21 @@ function Tags({ pkg }: { pkg: PackageView }) {
 }
 
 export function PackagePage({ pkg, indexRoute, readmeHtml, successorRoute }: PackagePageProps) {
+  const link = useLink();
   return (
     <article class="package">
       <nav class="breadcrumb" aria-label="Breadcrumb">
-        <a href={indexRoute}>{pkg.indexLabel}</a> / <span aria-current="page">{pkg.path}</span>
+        <a href={link(indexRoute)}>{pkg.indexLabel}</a> / <span aria-current="page">{pkg.path}</span>
       </nav>
       <header class="package-head">
         {pkg.logoHref && (
-          <img class="package-logo" src={pkg.logoHref} alt={`${pkg.title} logo`} width={64} height={64} />
+          <img
+            class="package-logo"
+            src={link(pkg.logoHref)}
+            alt={`${pkg.title} logo`}
+            width={64}
+            height={64}
+          />
         )}
         <div>
           <h1>{pkg.title}</h1>
