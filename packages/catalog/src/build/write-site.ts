@@ -12,6 +12,7 @@ import type { LoadedIndex, LoadedPackage } from "../sources/types.js";
 import { forEachBounded } from "./bounded.js";
 import { brandLogoName, chromeOf, customCssPath } from "./chrome-of.js";
 import { clientDir, clientFiles } from "./client-assets.js";
+import { headersFile, headersFileName } from "./headers-file.js";
 import { createPageRenderer } from "./page-pool.js";
 import { isSafeRelativePath, SiteWriter } from "./site-writer.js";
 import { sitemapXml } from "./sitemap.js";
@@ -146,6 +147,7 @@ export async function writeSite(
   if (config.brand.logo !== undefined && logoName !== undefined)
     await writer.copy(logoName, config.brand.logo, "brand.logo");
   if (config.publicDir !== undefined) await copyPublicDir(writer, config.publicDir, warn);
+  await writer.write(headersFileName, headersFile(), `the ${headersFileName} file`);
   const rootIndex = model.indexes.find((index) => index.root);
   log(`mirroring ${input.indexes.reduce((n, index) => n + index.files.size, 0)} index files`);
   writeMirrors(writer, input.indexes, rootIndex?.label, warn);
