@@ -23,16 +23,15 @@ const common = {
 const results = await Promise.all([
   // the theme script runs as a classic script in <head>, before the first paint
   build({ ...common, entryPoints: [client("theme.ts")], format: "iife", outfile: join(outDir, "theme.js") }),
-  // classic deferred scripts, not modules: a page opened from disk (file://) may not load modules
+  // classic scripts, not modules: a page opened from disk (file://) may not load modules, and
+  // fetch nothing. The page loads site.js and catalog.js deferred; the others are loaded on first
+  // use by adding a script element (src/client/site-root.ts, loadAsset), and set a global.
   build({
     ...common,
-    entryPoints: [client("site.ts"), client("catalog.ts")],
+    entryPoints: [client("site.ts"), client("catalog.ts"), client("palette.ts"), client("catalog-search.tsx")],
     format: "iife",
     outdir: outDir,
-    // the palette is loaded on first use only, as its own file
-    external: ["./palette.js"],
   }),
-  build({ ...common, entryPoints: [client("palette.ts")], format: "esm", outdir: outDir }),
   build({
     ...common,
     entryPoints: [join(packageDir, "assets", "site.css")],

@@ -3,7 +3,14 @@ import { fileURLToPath } from "node:url";
 import { ExitCode, PkgError } from "@pkg/common";
 
 /** The bundled browser files (scripts/bundle-client.mjs), served from `/assets/`. */
-export const clientFiles = ["theme.js", "site.js", "catalog.js", "palette.js", "site.css"] as const;
+export const clientFiles = [
+  "theme.js",
+  "site.js",
+  "catalog.js",
+  "catalog-search.js",
+  "palette.js",
+  "site.css",
+] as const;
 
 /** Same directory from `src/build` (tests) and `dist/build` (the installed CLI). */
 export const clientDir = fileURLToPath(new URL("../../dist/client/", import.meta.url));

@@ -7,7 +7,7 @@ import { assetsDir } from "../site/model/routes.js";
 import { checkTopLevelRoutes } from "../site/model/top-level.js";
 import type { SiteModel } from "../site/model/types.js";
 import type { SiteChrome } from "../site/render/chrome.js";
-import { catalogDocument, docsDocument, notFoundDocument } from "../site/render/documents.js";
+import { docsDocument, notFoundDocument } from "../site/render/documents.js";
 import type { LoadedIndex, LoadedPackage } from "../sources/types.js";
 import { forEachBounded } from "./bounded.js";
 import { brandLogoName, chromeOf, customCssPath } from "./chrome-of.js";
@@ -17,6 +17,7 @@ import { createPageRenderer } from "./page-pool.js";
 import { isSafeRelativePath, SiteWriter } from "./site-writer.js";
 import { sitemapXml } from "./sitemap.js";
 import { walkFiles } from "./walk-files.js";
+import { writeCatalogPages } from "./write-catalog-pages.js";
 
 export interface WriteSiteInput {
   config: CatalogConfig;
@@ -160,17 +161,7 @@ export async function writeSite(
   packagePages.catch(() => {});
   const routes: string[] = [];
   try {
-    await writer.write(
-      "index.html",
-      catalogDocument(chrome, model, model.defaultTab, "/"),
-      "the catalog view",
-    );
-    routes.push("/");
-    for (const tab of model.tabs) {
-      const html = catalogDocument(chrome, model, tab, tab.route);
-      await writer.write(SiteWriter.pagePath(tab.route), html, `the ${tab.id} tab`);
-      routes.push(tab.route);
-    }
+    routes.push(...(await writeCatalogPages(writer, chrome, model)));
     if (config.docs !== undefined) routes.push(...(await writeDocs(writer, config.docs, chrome, warn)));
   } finally {
     await packagePages;

@@ -1,3 +1,5 @@
+import type { SearchEntry } from "../site/model/search-index.js";
+
 /** The catalog view's whole state, as it lives in the URL query (shareable, and the back button
  *  restores it). Empty values are the defaults and stay out of the URL. */
 export interface CatalogState {
@@ -25,29 +27,36 @@ export function formatState(state: CatalogState): string {
   return query === "" ? "" : `?${query}`;
 }
 
-/** The facts of one package card that filtering and sorting read. */
-export interface CardFacts {
-  name: string;
-  title: string;
-  text: string;
-  keywords: string[];
-  oses: string[];
-  status: string;
-  updated: string;
+/** Whether the state selects or orders anything: the pre-rendered pages already show the rest. */
+export function narrows(state: CatalogState): boolean {
+  return state.q !== "" || state.os !== "" || state.status !== "" || state.kw !== "" || state.sort !== "";
 }
 
-export function matches(card: CardFacts, state: CatalogState): boolean {
-  if (state.os !== "" && !card.oses.includes(state.os)) return false;
-  if (state.status !== "" && card.status !== state.status) return false;
-  if (state.kw !== "" && !card.keywords.includes(state.kw)) return false;
-  const words = state.q.toLowerCase().split(/\s+/).filter(Boolean);
-  return words.every((word) => card.text.includes(word));
+/** The lower-cased words of a query. */
+export function queryWords(q: string): string[] {
+  return q.toLowerCase().split(/\s+/).filter(Boolean);
 }
 
-export function compareCards(sort: string): (a: CardFacts, b: CardFacts) => number {
-  if (sort === "updated")
-    return (a, b) =>
-      (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0) || (a.name < b.name ? -1 : 1);
-  if (sort === "title") return (a, b) => a.title.localeCompare(b.title) || (a.name < b.name ? -1 : 1);
-  return (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+export function matches(entry: SearchEntry, state: CatalogState, words = queryWords(state.q)): boolean {
+  if (state.os !== "" && !entry.oses.includes(state.os)) return false;
+  if (state.status !== "" && entry.status !== state.status) return false;
+  if (state.kw !== "" && !entry.keywords.includes(state.kw)) return false;
+  return words.every((word) => entry.text.includes(word));
+}
+
+const byName = (a: SearchEntry, b: SearchEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+export function compareEntries(sort: string): (a: SearchEntry, b: SearchEntry) => number {
+  if (sort === "updated") {
+    return (a, b) => {
+      const x = a.latestObserved ?? "";
+      const y = b.latestObserved ?? "";
+      return (x < y ? 1 : x > y ? -1 : 0) || byName(a, b);
+    };
+  }
+  if (sort === "title") {
+    const collator = new Intl.Collator(undefined, { sensitivity: "base" });
+    return (a, b) => collator.compare(a.title, b.title) || byName(a, b);
+  }
+  return byName;
 }

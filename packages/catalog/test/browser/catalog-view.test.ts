@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, describe, expect, it } from "vitest";
+import { catalogPageSize } from "../../src/site/model/catalog-pages.js";
 import { ocxIndexFixture } from "../support/catalog-project.js";
 import { useSiteInChromium, useWatchedPage } from "../support/chromium-site.js";
 import { buildAndServe } from "../support/fixture-site.js";
@@ -47,6 +48,16 @@ describe("the catalog view in Chromium", () => {
   const cardAttribute = async (name: string) =>
     cards().evaluateAll((els, attr) => els.map((el) => el.getAttribute(attr) ?? ""), `data-${name}`);
   const query = () => new URL(view.page.url()).searchParams;
+  /** The names the `all` tab lists: the fixture's and the synthetic index's. */
+  const allNames = async () => {
+    const catalog = JSON.parse(await readFile(join(ocxIndexFixture, "c/index.json"), "utf8")) as {
+      packages: Record<string, unknown>;
+    };
+    return [
+      ...Object.keys(catalog.packages).map((path) => `ocx.sh/${path}`),
+      ...synth.packages.map((p) => p.name),
+    ];
+  };
 
   it("has one tab per index plus all, with counts and the default badge, and switches between them", async () => {
     await view.page.goto(browser.site.url("/"));
@@ -65,16 +76,81 @@ describe("the catalog view in Chromium", () => {
     const current = view.page.locator('nav.tabs a[aria-current="page"]');
     expect(await current.getAttribute("data-tab")).toBe("ocx.sh");
     expect(await current.locator(".badge").innerText()).toBe("default");
-    await expect.poll(() => cards().count()).toBe(fixtureCount);
+    // the fixture's packages fill one page and a bit of the next
+    await expect.poll(() => cards().count()).toBe(catalogPageSize);
 
     await view.page.locator(`nav.tabs a[data-tab="${synth.label}"]`).click();
     await view.page.waitForURL(`**/index/${synth.label}/`);
     await expect.poll(() => cards().count()).toBe(synth.packages.length);
     expect((await cardAttribute("name")).sort()).toEqual(synth.packages.map((p) => p.name).sort());
+    expect(await view.page.locator("[data-pager]").count()).toBe(0);
 
     await view.page.locator('nav.tabs a[data-tab="all"]').click();
     await view.page.waitForURL("**/all/");
+    await expect.poll(() => cards().count()).toBe(catalogPageSize);
+    expect(await view.page.locator("[data-count]").innerText()).toBe(
+      `Packages 1–${catalogPageSize} of ${fixtureCount + synth.packages.length}`,
+    );
+  });
+
+  it("pages through a tab without JavaScript: every package once, in name order, each page linking its neighbours", async () => {
+    const context = await browser.chromium.browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(browser.site.url("/all/"));
+      const names: string[] = [];
+      for (;;) {
+        names.push(
+          ...(await page
+            .locator("[data-list] .card")
+            .evaluateAll((els) => els.map((el) => el.getAttribute("data-name") ?? ""))),
+        );
+        const next = page.locator('[data-pager] a[rel="next"]');
+        if ((await next.count()) === 0) break;
+        await next.click();
+        await page.waitForLoadState("load");
+      }
+      expect(page.url()).toBe(browser.site.url("/all/page/2/"));
+      expect(await page.locator('[data-pager] a[aria-current="page"]').innerText()).toBe("2");
+      const expected = [...(await allNames())].sort();
+      expect(names).toEqual(expected);
+      await page.locator('[data-pager] a[rel="prev"]').click();
+      await page.waitForURL(browser.site.url("/all/"));
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("loads the search index only when someone searches, and finds a package of a later page", async () => {
+    const requested: string[] = [];
+    view.page.on("request", (request) => requested.push(new URL(request.url()).pathname));
+    await view.page.goto(browser.site.url("/all/"));
+    await view.page.waitForLoadState("networkidle");
+    expect(requested.filter((path) => path.includes("search"))).toEqual([]);
+    const onLastPage = (await allNames()).sort().at(-1) ?? "";
+    await view.page.locator("#f-q").fill(onLastPage);
+    await expect.poll(() => cardAttribute("name")).toEqual([onLastPage]);
+    expect(requested).toContain("/assets/search-index.js");
+    expect(await view.page.locator("[data-pager]").isHidden()).toBe(true);
+    expect(await view.page.locator("[data-count]").innerText()).toBe(
+      `1 of ${fixtureCount + synth.packages.length} packages`,
+    );
+    // an empty query puts the pre-rendered page back as it was
+    await view.page.locator("#f-q").fill("");
+    await expect.poll(() => cards().count()).toBe(catalogPageSize);
+    expect(await view.page.locator("[data-pager]").isVisible()).toBe(true);
+  });
+
+  it("shows a page of results at a time, and more on request", async () => {
+    await view.page.goto(browser.site.url("/all/"));
+    await view.page.locator("#f-sort").selectOption("title");
+    await expect.poll(() => cards().count()).toBe(catalogPageSize);
+    const more = view.page.locator("button.more");
+    const left = fixtureCount + synth.packages.length - catalogPageSize;
+    expect(await more.innerText()).toBe(`Show ${left} more`);
+    await more.click();
     await expect.poll(() => cards().count()).toBe(fixtureCount + synth.packages.length);
+    expect(await more.isHidden()).toBe(true);
   });
 
   it("searches, and keeps the query in the URL", async () => {
@@ -92,14 +168,17 @@ describe("the catalog view in Chromium", () => {
 
   it("filters by OS, status and keyword", async () => {
     await view.page.goto(browser.site.url("/all/"));
-    const total = await cards().count();
+    const total = fixtureCount + synth.packages.length;
     await view.page.locator("#f-os").selectOption("windows");
     await expect
       .poll(async () => (await cardAttribute("os")).every((os) => os.split(" ").includes("windows")))
       .toBe(true);
-    const windows = await cards().count();
+    const counted = /^(\d+) of (\d+) packages$/.exec(await view.page.locator("[data-count]").innerText());
+    const windows = Number(counted?.[1]);
+    expect(Number(counted?.[2])).toBe(total);
     expect(windows).toBeGreaterThan(0);
     expect(windows).toBeLessThan(total);
+    expect(await cards().count()).toBe(Math.min(windows, catalogPageSize));
     expect(query().get("os")).toBe("windows");
 
     await view.page.locator("#f-os").selectOption("");

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { catalogPages } from "../../src/site/model/catalog-pages.js";
 import { buildSiteModel } from "../../src/site/model/site-model.js";
+import type { CatalogTab } from "../../src/site/model/types.js";
 import type { SiteChrome } from "../../src/site/render/chrome.js";
 import { catalogDocument, notFoundDocument, packageDocument } from "../../src/site/render/documents.js";
 import { catalogConfig, digest, loadedIndex, loadedPackage } from "../support/model-fixtures.js";
@@ -12,6 +14,12 @@ const chrome: SiteChrome = {
   stylesheets: ["/assets/site.css"],
 };
 const observed = "2026-01-01T00:00:00Z";
+
+function firstPage(tab: CatalogTab) {
+  const [page] = catalogPages(tab);
+  if (!page) throw new Error("a tab has at least one page");
+  return page;
+}
 
 function model() {
   const deprecated = loadedPackage("x", "a/old", { status: "deprecated" });
@@ -62,7 +70,7 @@ describe("package pages", () => {
 describe("catalog pages", () => {
   it("marks the current tab and carries the filter facts on every card", () => {
     const m = model();
-    const html = catalogDocument(chrome, m, m.defaultTab, "/");
+    const html = catalogDocument(chrome, m, m.defaultTab, firstPage(m.defaultTab), "/");
     expect(html).toContain('<a href="index/x/" aria-current="page" data-tab="x">');
     expect(html).toContain('data-name="x/a/new" data-kw="k" data-os data-status="active"');
     expect(html).toContain('data-name="x/a/old" data-kw data-os data-status="deprecated"');
@@ -96,8 +104,8 @@ describe("site paths", () => {
     const pkg = m.indexes[0]?.packages.find((p) => p.path === "a/old");
     if (!pkg) throw new Error("a/old");
     const pages = {
-      "/": catalogDocument(branded, m, m.defaultTab, "/"),
-      "/all/": catalogDocument(branded, m, m.defaultTab, "/all/"),
+      "/": catalogDocument(branded, m, m.defaultTab, firstPage(m.defaultTab), "/"),
+      "/all/": catalogDocument(branded, m, m.defaultTab, firstPage(m.defaultTab), "/all/"),
       "/a/old/": packageDocument(
         branded,
         { ...pkg, logoHref: "/index/x/p/a/old/o/sha256/aa.svg" },
@@ -139,6 +147,7 @@ describe("site paths", () => {
       { ...branded, nav: [{ text: "all", link: "/all/" }] },
       m,
       m.defaultTab,
+      firstPage(m.defaultTab),
       "/all/",
     );
     expect(html).toContain('<a href="../all/" aria-current="page">all</a>');

@@ -1,6 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { ComponentChildren } from "preact";
+import { type CatalogPage, catalogPageRoute, catalogPageSize, pagerNumbers } from "../model/catalog-pages.js";
+import { osLabel } from "../model/os-label.js";
 import type { CatalogTab, Facet, SiteModel } from "../model/types.js";
 import { scripts } from "./chrome.js";
 import { useLink } from "./links.js";
@@ -27,13 +29,14 @@ function Tabs({ model, active }: { model: SiteModel; active: CatalogTab }) {
   );
 }
 
-function Options({ facets, any }: { facets: Facet[]; any: string }) {
+/** `<option>`s of a facet: the value is the URL query's, the text `label(value) (count)`. */
+function Options({ facets, any, label }: { facets: Facet[]; any: string; label: (value: string) => string }) {
   return (
     <>
       <option value="">{any}</option>
       {facets.map((f) => (
         <option value={f.value} key={f.value}>
-          {f.value} ({f.count})
+          {label(f.value)} ({f.count})
         </option>
       ))}
     </>
@@ -89,7 +92,7 @@ function Controls({ tab }: { tab: CatalogTab }) {
         <input id="f-q" type="search" name="q" autocomplete="off" />
       </div>
       <Select name="os" label="OS">
-        <Options facets={tab.oses} any="any" />
+        <Options facets={tab.oses} any="any" label={osLabel} />
       </Select>
       <Select name="status" label="Status">
         <Choices choices={statusChoices} />
@@ -99,12 +102,14 @@ function Controls({ tab }: { tab: CatalogTab }) {
       </Select>
       <fieldset class="control view-switch">
         <legend>View</legend>
-        <label>
-          <input type="radio" name="view" value="" checked /> grid
-        </label>
-        <label>
-          <input type="radio" name="view" value="table" /> table
-        </label>
+        <div class="segmented">
+          <label>
+            <input type="radio" name="view" value="" checked /> grid
+          </label>
+          <label>
+            <input type="radio" name="view" value="table" /> table
+          </label>
+        </div>
       </fieldset>
       <input type="hidden" name="kw" value="" />
     </form>
@@ -115,36 +120,106 @@ function KeywordRail({ tab }: { tab: CatalogTab }) {
   if (tab.keywords.length === 0) return null;
   return (
     <nav class="keyword-rail" aria-label="Keywords" data-keywords hidden>
-      <h2>Keywords</h2>
-      <ul>
-        {tab.keywords.slice(0, keywordRailSize).map((k) => (
-          <li key={k.value}>
-            <a href={`?kw=${encodeURIComponent(k.value)}`} data-kw={k.value}>
-              {k.value} <span class="count">{k.count}</span>
-            </a>
-          </li>
-        ))}
-      </ul>
+      {/* folded on a phone, so the packages come first; the site script opens it on a wide screen */}
+      <details class="keyword-fold" data-keyword-fold>
+        <summary>Keywords</summary>
+        <ul>
+          {tab.keywords.slice(0, keywordRailSize).map((k) => (
+            <li key={k.value}>
+              <a href={`?kw=${encodeURIComponent(k.value)}`} data-kw={k.value}>
+                {k.value} <span class="count">{k.count}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      </details>
     </nav>
   );
 }
 
 export interface CatalogPageBody {
   heading: string;
+  /** The heading is for the document outline only: the header's wordmark already names the page
+   *  (the front page of a catalog without a description). */
+  headingHidden?: boolean;
   intro?: string;
 }
 
-/** The catalog view of one tab: the page at `/`, `/all/` and `/index/<label>/` share it. */
+/** `1 package`, `60 packages`, `Packages 61–120 of 10,000`. */
+export function pageCountText(page: CatalogPage, total: number): string {
+  if (page.count === 1) return `${total.toLocaleString("en")} ${total === 1 ? "package" : "packages"}`;
+  const first = (page.number - 1) * catalogPageSize + 1;
+  const last = first + page.packages.length - 1;
+  return `Packages ${first.toLocaleString("en")}–${last.toLocaleString("en")} of ${total.toLocaleString("en")}`;
+}
+
+/** Links to the tab's other pages: previous, the numbers around the current one, next. They work
+ *  without JavaScript; the catalog script hides them while a search shows its own results. */
+function Pager({ tab, page }: { tab: CatalogTab; page: CatalogPage }) {
+  const link = useLink();
+  if (page.count <= 1) return null;
+  const to = (n: number) => link(catalogPageRoute(tab.route, n));
+  return (
+    <nav class="pager" aria-label="Pages" data-pager>
+      <ul>
+        <li>
+          {page.number > 1 ? (
+            <a href={to(page.number - 1)} rel="prev">
+              Previous
+            </a>
+          ) : (
+            <span aria-disabled="true">Previous</span>
+          )}
+        </li>
+        {pagerNumbers(page.number, page.count).map((n, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a gap has no identity but its position
+          <li key={n ?? `gap-${i}`}>
+            {n === undefined ? (
+              <span class="gap">…</span>
+            ) : n === page.number ? (
+              <a href={to(n)} aria-current="page" aria-label={`Page ${n}`}>
+                {n}
+              </a>
+            ) : (
+              <a href={to(n)} aria-label={`Page ${n}`}>
+                {n}
+              </a>
+            )}
+          </li>
+        ))}
+        <li>
+          {page.number < page.count ? (
+            <a href={to(page.number + 1)} rel="next">
+              Next
+            </a>
+          ) : (
+            <span aria-disabled="true">Next</span>
+          )}
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+/** One page of the catalog view of a tab: `/`, `/all/`, `/index/<label>/` and their later pages. */
 export function CatalogView({
   model,
   tab,
+  page,
   heading,
+  headingHidden = false,
   intro,
-}: { model: SiteModel; tab: CatalogTab } & CatalogPageBody) {
+}: { model: SiteModel; tab: CatalogTab; page: CatalogPage } & CatalogPageBody) {
   return (
-    <div class="catalog" data-catalog={tab.id}>
-      <h1>{heading}</h1>
-      {intro && <p class="intro">{intro}</p>}
+    <div class="catalog" data-catalog={tab.id} data-page={page.number}>
+      {headingHidden ? (
+        <h1 class="visually-hidden">{heading}</h1>
+      ) : (
+        <div class="catalog-hero">
+          <h1>{heading}</h1>
+          {intro && <p class="intro">{intro}</p>}
+        </div>
+      )}
       <Tabs model={model} active={tab} />
       <div class="catalog-body">
         <KeywordRail tab={tab} />
@@ -154,13 +229,14 @@ export function CatalogView({
           </h2>
           <Controls tab={tab} />
           <p class="result-count" aria-live="polite" data-count>
-            {tab.packages.length} {tab.packages.length === 1 ? "package" : "packages"}
+            {pageCountText(page, tab.packages.length)}
           </p>
           <ul class="pkgs" data-list>
-            {tab.packages.map((pkg) => (
+            {page.packages.map((pkg) => (
               <PackageCard pkg={pkg} key={pkg.name} />
             ))}
           </ul>
+          <Pager tab={tab} page={page} />
         </section>
       </div>
     </div>

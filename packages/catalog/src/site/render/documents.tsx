@@ -1,5 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
+
+import type { CatalogPage } from "../model/catalog-pages.js";
 import { basedLinks, indexRoute } from "../model/routes.js";
 import type { CatalogTab, PackageView, SiteModel } from "../model/types.js";
 import { CatalogView, catalogScripts } from "./catalog-page.js";
@@ -9,22 +11,28 @@ import { Page } from "./layout.js";
 import { PackagePage } from "./package-page.js";
 import { DocsPage, NotFoundPage } from "./simple-pages.js";
 
-/** A catalog page: `/` (the default tab), `/all/` or `/index/<label>/`. */
+/** A catalog page at `route`: `/` (the default tab's first page), a tab's page (`/all/`,
+ *  `/index/<label>/`) or a later page of one (`/all/page/2/`). */
 export function catalogDocument(
   chrome: SiteChrome,
   model: SiteModel,
   tab: CatalogTab,
+  page: CatalogPage,
   route: string,
 ): string {
   const front = route === "/";
-  const title = front ? chrome.title : tab.id === "all" ? "All packages" : `${tab.label} packages`;
+  const tabTitle = tab.id === "all" ? "All packages" : `${tab.label} packages`;
+  const title = front ? chrome.title : page.number > 1 ? `${tabTitle}, page ${page.number}` : tabTitle;
   return renderDocument(
     <Page chrome={chrome} title={title} route={route} extraScripts={catalogScripts}>
       <CatalogView
         model={model}
         tab={tab}
-        heading={front ? chrome.title : title}
-        intro={front ? chrome.description : undefined}
+        page={page}
+        // the front page reads as the product: the header's wordmark names the catalog, the h1 says
+        // what it holds (the description), else it is for the outline only
+        heading={front ? (chrome.description ?? chrome.title) : title}
+        headingHidden={front && chrome.description === undefined}
       />
     </Page>,
   );
