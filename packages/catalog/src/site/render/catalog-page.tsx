@@ -172,7 +172,6 @@ function Pager({ tab, page }: { tab: CatalogTab; page: CatalogPage }) {
           )}
         </li>
         {pagerNumbers(page.number, page.count).map((n, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a gap has no identity but its position
           <li key={n ?? `gap-${i}`}>
             {n === undefined ? (
               <span class="gap">…</span>
