@@ -31,7 +31,10 @@ function countText(shown: number, total: number): string {
 const startSearch: StartSearch = ({ root, list, count, pager }: CatalogElements) => {
   const index = (globalThis as Record<string, unknown>)[searchIndexGlobal] as SearchIndex | undefined;
   if (!index) throw new Error("the search index did not load");
-  const entries = decodeSearchIndex(index).filter(inTab(index, root.dataset.catalog ?? "all"));
+  // in name order once, so the default order needs no sort per keystroke (filtering keeps it)
+  const entries = decodeSearchIndex(index)
+    .filter(inTab(index, root.dataset.catalog ?? "all"))
+    .sort(compareEntries(""));
   const original = { cards: [...list.childNodes], count: count?.textContent ?? "" };
   const links = pageLinks();
   const more = Object.assign(document.createElement("button"), { type: "button", className: "more" });
@@ -78,7 +81,7 @@ const startSearch: StartSearch = ({ root, list, count, pager }: CatalogElements)
       }
       const words = queryWords(state.q);
       results = entries.filter((entry) => matches(entry, state, words));
-      results.sort(compareEntries(state.sort));
+      if (state.sort !== "") results.sort(compareEntries(state.sort));
       shown = catalogPageSize;
       renderCards();
       if (pager) pager.hidden = true;
