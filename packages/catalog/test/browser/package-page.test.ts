@@ -2,6 +2,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ImageIndex, PackageRoot } from "@pkg/index";
 import { beforeEach, describe, expect, it } from "vitest";
+import { pkgHasExec } from "../../src/site/model/install-commands.js";
+import { osLabel } from "../../src/site/model/os-label.js";
 import { ocxIndexFixture } from "../support/catalog-project.js";
 import { useSiteInChromium, useWatchedPage } from "../support/chromium-site.js";
 import { buildAndServe } from "../support/fixture-site.js";
@@ -57,22 +59,46 @@ describe("a package page in Chromium", () => {
 
     const version = await view.page.locator(".facts dd").first().innerText();
     expect(aliasesOfLatest).toContain(version);
-    expect(await view.page.locator("pre.command code").first().innerText()).toBe(
-      `pkg exec ${root.name}:${version}`,
+    // commands the shipped pkg CLI takes (test/site/install-commands.test.ts parses them with it)
+    const pull = `pkg package pull ${root.repository.replace("oci://", "")}:${version} -o bun`;
+    expect(await view.page.locator("pre.command code").allInnerTexts()).toEqual(
+      pkgHasExec ? [`pkg exec ${root.name}:${version}`, pull] : [pull],
     );
 
-    const expectedRows = new Set(
-      latestIndex.manifests
-        .map((m) => m.platform)
-        .filter((p) => p !== undefined && p.os !== "unknown")
-        .map((p) => {
-          const libc = p?.["os.features"]?.find((f) => f.startsWith("libc."))?.slice(5);
-          return libc ? `${p?.os} (${libc})` : (p?.os ?? "");
-        }),
-    );
-    expect([...expectedRows].some((r) => r.includes("("))).toBe(true);
-    const rows = await view.page.locator("table.matrix tbody th").allInnerTexts();
-    expect(new Set(rows)).toEqual(expectedRows);
+    // one row per OS and libc, named by its OS badge; a cell per architecture, marked and worded
+    const platforms = latestIndex.manifests
+      .map((m) => m.platform)
+      .filter((p) => p !== undefined && p.os !== "unknown")
+      .map((p) => ({
+        os: p?.os ?? "",
+        arch: p?.architecture ?? "",
+        libc: p?.["os.features"]?.find((f) => f.startsWith("libc."))?.slice(5),
+      }));
+    const rowName = (p: { os: string; libc?: string | undefined }) =>
+      p.libc ? `${osLabel(p.os)} ${p.libc}` : osLabel(p.os);
+    const expectedRows = new Set(platforms.map(rowName));
+    expect(platforms.some((p) => p.libc !== undefined)).toBe(true);
+    const rows = view.page.locator("table.matrix tbody tr");
+    const arches = await view.page.locator("table.matrix thead th").allInnerTexts();
+    const seen = new Set<string>();
+    for (const row of await rows.all()) {
+      const name = (await row.locator("th").innerText()).replace(/\s+/g, " ");
+      seen.add(name);
+      const cells = await row
+        .locator("td")
+        .evaluateAll((tds) =>
+          tds.map((td) => [
+            td.querySelector(".mark")?.textContent,
+            td.querySelector(".visually-hidden")?.textContent,
+          ]),
+        );
+      cells.forEach(([mark, word], i) => {
+        const has = platforms.some((p) => rowName(p) === name && p.arch === arches[i + 1]);
+        expect([mark, word], `${name} ${arches[i + 1]}`).toEqual(has ? ["✓", "yes"] : ["–", "no"]);
+      });
+    }
+    expect(seen).toEqual(expectedRows);
+    expect(await view.page.locator("table.matrix td.no").count()).toBeGreaterThan(0);
   });
 
   it("shows the license, source and revision from the image index annotations, and the owners", async () => {

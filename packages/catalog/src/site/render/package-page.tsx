@@ -1,6 +1,8 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { ComponentChildren } from "preact";
+import { installCommands } from "../model/install-commands.js";
+import { osClass, osLabel } from "../model/os-label.js";
 import type { AnnotatedValue, PackageView } from "../model/types.js";
 import { useLink } from "./links.js";
 
@@ -51,26 +53,24 @@ function Banners({ pkg, successorRoute }: { pkg: PackageView; successorRoute: st
   );
 }
 
+/** The commands that get the package, each one the shipped `pkg` CLI takes; the site script gives
+ *  each a copy button. */
 function Install({ pkg }: { pkg: PackageView }) {
-  const ref = pkg.latest ? `${pkg.name}:${pkg.latest}` : pkg.name;
-  const oci = pkg.repository.replace(/^oci:\/\//, "");
+  const commands = installCommands(pkg);
   return (
-    <section aria-labelledby="install-h">
+    <section class="install" aria-labelledby="install-h">
       <h2 id="install-h">Install</h2>
-      <p>Run it with pkg:</p>
-      <pre class="command">
-        <code>pkg exec {ref}</code>
-      </pre>
-      {oci && (
-        <>
-          <p>Or pull the OCI artifact:</p>
-          <pre class="command">
-            <code>
-              {oci}
-              {pkg.latest ? `:${pkg.latest}` : ""}
-            </code>
-          </pre>
-        </>
+      {commands.length === 0 ? (
+        <p>No version of this package can be fetched yet.</p>
+      ) : (
+        commands.map(({ lead, command }) => (
+          <div key={command}>
+            <p>{lead}</p>
+            <pre class="command">
+              <code>{command}</code>
+            </pre>
+          </div>
+        ))
       )}
     </section>
   );
@@ -144,7 +144,7 @@ function Platforms({ pkg }: { pkg: PackageView }) {
             <caption>Platforms of version {pkg.latest}</caption>
             <thead>
               <tr>
-                <th scope="col">OS (libc)</th>
+                <th scope="col">OS and libc</th>
                 {arches.map((arch) => (
                   <th scope="col" key={arch}>
                     {arch}
@@ -155,10 +155,17 @@ function Platforms({ pkg }: { pkg: PackageView }) {
             <tbody>
               {rows.map((row) => (
                 <tr key={row.label}>
-                  <th scope="row">{row.label}</th>
+                  <th scope="row">
+                    <span class={`os ${osClass(row.os)}`}>{osLabel(row.os)}</span>
+                    {row.libc !== undefined && <span class="libc"> {row.libc}</span>}
+                  </th>
                   {row.arches.map((has, i) => (
                     <td key={arches[i]} class={has ? "yes" : "no"}>
-                      {has ? "yes" : "no"}
+                      {/* a mark to see, a word to hear: never colour alone */}
+                      <span class="mark" aria-hidden="true">
+                        {has ? "✓" : "–"}
+                      </span>
+                      <span class="visually-hidden">{has ? "yes" : "no"}</span>
                     </td>
                   ))}
                 </tr>
