@@ -28,7 +28,12 @@ const results = await Promise.all([
   // use by adding a script element (src/client/site-root.ts, loadAsset), and set a global.
   build({
     ...common,
-    entryPoints: [client("site.ts"), client("catalog.ts"), client("palette.ts"), client("catalog-search.tsx")],
+    entryPoints: [
+      client("site.ts"),
+      client("catalog.ts"),
+      client("palette.ts"),
+      client("catalog-search.tsx"),
+    ],
     format: "iife",
     outdir: outDir,
   }),

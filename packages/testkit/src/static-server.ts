@@ -52,23 +52,35 @@ async function resolveTarget(
  * A loopback static file server over `dir`, as a static host serves a site: GET and HEAD only,
  * content types by extension, `index.html` for a directory (a slash added by redirect), the root's
  * `404.html` with status 404 for anything missing, nothing outside `dir` (symbolic links included).
- * `headers` are added to every response (a Content-Security-Policy, say).
+ * `headers` are added to every response (a Content-Security-Policy, say). With `base` (`/catalog/`)
+ * the directory is served under that path only, as a project site is: anything outside it is a
+ * plain 404.
  */
 export async function serveDirectory(
   dir: string,
-  options: { headers?: Record<string, string> } = {},
+  options: { headers?: Record<string, string>; base?: string } = {},
 ): Promise<TestServer> {
   const root = await realpath(dir);
   const headers = options.headers ?? {};
+  const base = (options.base ?? "/").replace(/\/*$/, "/");
   return startHttpServer(async (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") {
       return res.writeHead(405, { ...headers, allow: "GET, HEAD" }).end();
     }
     const head = req.method === "HEAD";
     const url = new URL(req.url ?? "/", "http://static");
-    const target = await resolveTarget(root, url.pathname);
+    if (`${url.pathname}/` === base) {
+      return res.writeHead(301, { ...headers, location: base + url.search }).end();
+    }
+    if (!url.pathname.startsWith(base)) {
+      return res
+        .writeHead(404, { ...headers, "content-type": "text/plain; charset=utf-8" })
+        .end("not found\n");
+    }
+    const target = await resolveTarget(root, url.pathname.slice(base.length - 1));
     if (target && "redirect" in target) {
-      return res.writeHead(301, { ...headers, location: target.redirect + url.search }).end();
+      const location = base + target.redirect.slice(1);
+      return res.writeHead(301, { ...headers, location: location + url.search }).end();
     }
     if (target) return sendFile(res, target.file, 200, headers, head);
     const notFound = await containedRealPath(root, join(root, "404.html"));

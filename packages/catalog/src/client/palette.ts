@@ -1,13 +1,25 @@
-import type { CatalogEntry as Entry } from "../site/model/catalog-entry.js";
+import {
+  decodeSearchIndex,
+  type SearchEntry as Entry,
+  type SearchIndex,
+  searchIndexGlobal,
+} from "../site/model/search-index.js";
+import { loadAsset, pageLinks } from "./site-root.js";
 
 const maxResults = 20;
 let entries: Promise<Entry[]> | undefined;
 let dialog: HTMLDialogElement | undefined;
 
+/** Every package of every index, from the search index the catalog view also searches: a script,
+ *  so it loads from disk too. An index that cannot load searches as empty. */
 function loadEntries(): Promise<Entry[]> {
-  entries ??= fetch("/catalog.json")
-    .then((response) => (response.ok ? response.json() : { packages: [] }))
-    .then((json: { packages?: Entry[] }) => json.packages ?? []);
+  entries ??= loadAsset("search-index.js").then(
+    () => {
+      const index = (globalThis as Record<string, unknown>)[searchIndexGlobal] as SearchIndex | undefined;
+      return index ? decodeSearchIndex(index) : [];
+    },
+    () => [],
+  );
   return entries;
 }
 
@@ -72,11 +84,12 @@ function build(): HTMLDialogElement {
   const close = element("button", { type: "button", className: "palette-close", textContent: "Close" });
   box.append(label, input, status, results, close);
 
+  const link = pageLinks();
   const render = (found: Entry[]) => {
     results.replaceChildren(
       ...found.map((entry) => {
-        const link = element("a", { href: entry.route });
-        link.append(
+        const anchor = element("a", { href: link(entry.route) });
+        anchor.append(
           element("span", { className: "palette-title", textContent: entry.title }),
           element("span", {
             className: "palette-name",
@@ -84,7 +97,7 @@ function build(): HTMLDialogElement {
           }),
         );
         const item = element("li");
-        item.append(link);
+        item.append(anchor);
         return item;
       }),
     );
@@ -125,8 +138,9 @@ function build(): HTMLDialogElement {
 }
 
 /** Opens the palette dialog (built on first use), focusing its search box; closing it, by Escape,
- *  the close button or a click outside, returns focus to where it was. */
-export function openPalette(returnTo: Element | null): void {
+ *  the close button or a click outside, returns focus to where it was. The site script calls it
+ *  once this script has loaded (a classic script: it sets a global rather than exporting). */
+function openPalette(returnTo: Element | null): void {
   if (!dialog) {
     dialog = build();
     document.body.append(dialog);
@@ -143,3 +157,5 @@ export function openPalette(returnTo: Element | null): void {
   box.showModal();
   box.querySelector<HTMLInputElement>("input")?.focus();
 }
+
+globalThis.pkgOpenPalette = openPalette;

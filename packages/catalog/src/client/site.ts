@@ -1,3 +1,8 @@
+import { setupCopyButtons } from "./copy-button.js";
+import { setupKeyboardHint } from "./keyboard-hint.js";
+import { setupKeywordFold } from "./keyword-fold.js";
+import { loadAsset, siteRoot } from "./site-root.js";
+
 const root = document.documentElement;
 
 function isDark(): boolean {
@@ -23,9 +28,23 @@ function setupThemeToggle(): void {
   });
 }
 
+/** The palette's script, loaded on first use, sets this (src/client/palette.ts). */
+declare global {
+  var pkgOpenPalette: ((returnTo: Element | null) => void) | undefined;
+}
+
+/** Opens the palette, loading its script first; when that fails, goes where the trigger points
+ *  (the catalog view's own search). */
 async function openPalette(): Promise<void> {
-  const palette = await import("./palette.js");
-  palette.openPalette(document.activeElement);
+  const returnTo = document.activeElement;
+  try {
+    await loadAsset("palette.js");
+  } catch {
+    const fallback = document.querySelector<HTMLAnchorElement>("a[data-palette-open]");
+    if (fallback) location.href = fallback.href;
+    return;
+  }
+  globalThis.pkgOpenPalette?.(returnTo);
 }
 
 function setupPalette(): void {
@@ -45,5 +64,20 @@ function setupPalette(): void {
   });
 }
 
+/** Opened from disk there is no server to answer a directory with its `index.html`: the site's
+ *  directory links name it themselves. */
+function linkIndexFiles(): void {
+  if (location.protocol !== "file:") return;
+  const root = siteRoot().href;
+  for (const link of document.querySelectorAll<HTMLAnchorElement>("a[href]")) {
+    if (link.protocol === "file:" && link.href.startsWith(root) && link.pathname.endsWith("/"))
+      link.pathname = `${link.pathname}index.html`;
+  }
+}
+
+linkIndexFiles();
 setupThemeToggle();
 setupPalette();
+setupKeyboardHint();
+setupCopyButtons();
+setupKeywordFold();

@@ -42,27 +42,38 @@ const favicon =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16"/></svg>\n';
 
 /**
- * Builds a project with the CLI into a temp dir and serves it, by default with the strict CSP header;
- * a failed build throws its stderr. The project has a favicon from its public directory.
+ * Builds a project with the CLI into `dir` (its output in `dir/site`) and returns the output
+ * directory and the build's stderr; a failed build throws its stderr. The project has a favicon
+ * from its public directory.
  */
+export async function buildSite(
+  dir: string,
+  options: CatalogProjectOptions,
+): Promise<{ out: string; stderr: string }> {
+  const config = await writeCatalogProject(join(dir, "project"), {
+    ...options,
+    publicFiles: { "favicon.svg": favicon, ...options.publicFiles },
+    config: { favicon: "/favicon.svg", ...options.config },
+  });
+  const out = join(dir, "site");
+  const built = await buildWithCli(config, out);
+  if (built.code !== 0) throw new Error(`pkg-catalog build exited ${built.code}: ${built.stderr}`);
+  return { out, stderr: built.stderr };
+}
+
+/** Builds a project as `buildSite` does into a temp dir and serves it, by default with the strict
+ *  CSP header. */
 export async function buildAndServe(
   options: CatalogProjectOptions & { headers?: Record<string, string> },
 ): Promise<BuiltSite> {
   const dir = await tempDir("catalog-site-");
   try {
-    const config = await writeCatalogProject(join(dir.path, "project"), {
-      ...options,
-      publicFiles: { "favicon.svg": favicon, ...options.publicFiles },
-      config: { favicon: "/favicon.svg", ...options.config },
-    });
-    const out = join(dir.path, "site");
-    const built = await buildWithCli(config, out);
-    if (built.code !== 0) throw new Error(`pkg-catalog build exited ${built.code}: ${built.stderr}`);
+    const { out, stderr } = await buildSite(dir.path, options);
     const headers = options.headers ?? { "content-security-policy": strictCsp };
     const server = await serveDirectory(out, { headers });
     return {
       out,
-      stderr: built.stderr,
+      stderr,
       server,
       url: (path) => `${server.url}${path}`,
       close: async () => {
