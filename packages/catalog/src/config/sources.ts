@@ -13,7 +13,7 @@ import { childPath, itemPath } from "./key-path.js";
 import { containedPath, isInside } from "./paths.js";
 import { closestKey } from "./suggest.js";
 import type { SourceEntry } from "./types.js";
-import { checkOwnerUrl, checkSourceUrl } from "./urls.js";
+import { checkGitRemote, checkOwnerUrl, checkSourceUrl } from "./urls.js";
 
 const DISCRIMINANTS = ["path", "url", "git"] as const;
 type SourceKind = (typeof DISCRIMINANTS)[number];
@@ -82,7 +82,7 @@ function parseEntry(value: unknown, index: number, dir: string, parent: string):
         : {
             ...common,
             kind,
-            git: raw,
+            git: checkGitRemote(raw, at),
             ref: optionalString(entry, "ref", path),
             dir: checkoutDir(optionalString(entry, "dir", path), childPath(path, "dir")),
           };

@@ -131,6 +131,55 @@ describe("sources[].url with credentials", () => {
   });
 });
 
+describe("credentials in the other URL-valued keys", () => {
+  const cases: [string, Record<string, unknown>, string, string, string[]][] = [
+    [
+      "a git remote with a token",
+      { sources: [{ git: "https://ci-bot:ghp-token-never-shown@example.com/acme/index.git", root: true }] },
+      "sources[0].git",
+      'sources[0].git carries credentials (a password, or a user name or token on an http(s) remote, before "@"); the config file carries none: give the remote without them (it is not shown here)',
+      ["ci-bot", "ghp-token-never-shown"],
+    ],
+    [
+      "siteUrl with a user and a password",
+      { siteUrl: "https://deployer:site-pw-never-shown@tools.example.com" },
+      "siteUrl",
+      'siteUrl carries credentials (a user name or password before "@"); the config file carries none: give the URL without them (it is not shown here)',
+      ["deployer", "site-pw-never-shown"],
+    ],
+    [
+      "a nav link without a scheme, refused for that, shown redacted",
+      { nav: [{ text: "x", link: "navuser:nav-pw-never-shown@example.com" }] },
+      "nav[0].link",
+      'nav[0].link must be an absolute http(s) URL or a path starting with a single "/", not "***@example.com"',
+      ["navuser", "nav-pw-never-shown"],
+    ],
+  ];
+  it("validate: INVALID_TYPE, exit 65, naming the key, and neither stdout nor stderr shows a secret", async () => {
+    for (const [what, extra, keyPath, message, secrets] of cases) {
+      const dir = await project(`credentials-${keyPath.replace(/\W/g, "-")}`, extra);
+      for (const format of ["text", "json"]) {
+        const result = await runCli(catalogBin, ["validate", "--format", format], { cwd: dir });
+        expect(result.code, what).toBe(65);
+        expect(lastLine(result), what).toBe(`pkg-catalog: INVALID_TYPE: ${message}`);
+        if (format === "json") {
+          expect(JSON.parse(result.stdout)).toEqual({
+            ok: false,
+            file: "catalog.config.json",
+            code: "INVALID_TYPE",
+            keyPath,
+            message: `INVALID_TYPE: ${message}`,
+          });
+        }
+        for (const secret of secrets) {
+          expect(result.stdout, what).not.toContain(secret);
+          expect(result.stderr, what).not.toContain(secret);
+        }
+      }
+    }
+  });
+});
+
 describe("a key written twice", () => {
   it("is INVALID_JSON naming the key path and the second occurrence's file:line:col", async () => {
     const dir = join(root, "duplicate");

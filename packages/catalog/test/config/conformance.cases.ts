@@ -11,6 +11,7 @@ import {
   sources,
   without,
 } from "../support/config-case.js";
+import { credentialCases } from "./credentials.cases.js";
 
 /*
  * The conformance table of catalog-config.md: every rule and every error code, as input → the
@@ -749,42 +750,6 @@ const urlRules: ConformanceCase[] = [
   ),
 ];
 
-/** A URL with a user name or password: refused, and the secret is never echoed. */
-const credentialUrls: (readonly [string, string, string])[] = [
-  ["a user and a password", "https://reader:hunter2-secret@index.example.com/acme", "hunter2-secret"],
-  ["a user name alone", "https://token-abc123@index.example.com/", "token-abc123"],
-  [
-    "credentials on http, refused before the scheme is judged",
-    "http://u:pw-over-http@example.com",
-    "pw-over-http",
-  ],
-  ["credentials in a URL that does not parse", "https://u:pw with space@exa mple.com", "pw with space"],
-  ["credentials behind a backslash", "https:\\\\u:pw-backslash@example.com", "pw-backslash"],
-];
-const credentialRules: ConformanceCase[] = [
-  ...credentialUrls.map(([what, url, secret]) => ({
-    rule: `sources[].url with credentials is refused: ${what}`,
-    input: { json: urlSource(url) },
-    expect: {
-      refused: {
-        code: "INVALID_TYPE" as const,
-        keyPath: "sources[0].url",
-        message: 'sources[0].url carries credentials (a user name or password before "@")',
-        notShown: secret,
-      },
-    },
-    // the schema's pattern sees only the "https://" at the start
-    ...(url.startsWith("https://") && { schema: { accepts: "sources[].url" as const } }),
-  })),
-  accept(
-    "sources[].url: an @ in the path is not a credential",
-    urlSource("https://example.com/@acme/index"),
-    {
-      parsed: () => ({ sources: [{ url: "https://example.com/@acme/index" }] }),
-    },
-  ),
-];
-
 const siteUrls: ConformanceCase[] = [
   accept("siteUrl: an https origin", config({ siteUrl: "https://tools.example.com" }), {
     parsed: () => ({ siteUrl: "https://tools.example.com" }),
@@ -1430,7 +1395,7 @@ export const conformanceCases: ConformanceCase[] = [
   ...sourceRules,
   ...gitDirRules,
   ...urlRules,
-  ...credentialRules,
+  ...credentialCases,
   ...siteUrls,
   ...ownerUrls,
   ...linkRules,

@@ -30,8 +30,8 @@ export interface Refusal {
   code: ConfigErrorCode;
   keyPath: string | undefined;
   message: string;
-  /** Text (a secret) the message must not contain. */
-  notShown?: string;
+  /** Text (secrets: a user name, a password) the message must not contain. */
+  notShown?: string | readonly string[];
 }
 
 export interface Acceptance {
