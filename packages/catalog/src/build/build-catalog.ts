@@ -1,20 +1,50 @@
+import { randomBytes } from "node:crypto";
+import { lstat, realpath, rm } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { ExitCode, PkgError } from "@pkg/common";
+import { objectFilePath } from "@pkg/index";
 import { loadCatalogConfig } from "../config/load.js";
-import type { CatalogConfig } from "../config/types.js";
-import { buildSiteModel } from "../site/model/site-model.js";
+import type { CatalogConfig, SourceEntry } from "../config/types.js";
+import { assembleSiteModel, indexContextOf, packageViewsOf } from "../site/model/site-model.js";
+import type { PackageView } from "../site/model/types.js";
 import { readSources } from "../sources/read-sources.js";
+import type { LoadedIndex, LoadedPackage } from "../sources/types.js";
+import { defaultCacheDir } from "../sources/url-cache.js";
 import { checkOutputDir, withAtomicOutput } from "./atomic-output.js";
 import { checkClientAssets } from "./client-assets.js";
+import { IndexMirror } from "./index-mirror.js";
+import {
+  type BuildMemo,
+  dropChangedFiles,
+  loadMemo,
+  type MemoPackage,
+  memoFile,
+  removeMemo,
+  saveMemo,
+} from "./memo.js";
 import { assertReplaceable } from "./previous-output.js";
+import { rendererHash } from "./renderer-hash.js";
 import type { BuildReport } from "./report.js";
-import { writeSite } from "./write-site.js";
+import { SiteWriter } from "./site-writer.js";
+import { checkSiteRoutes, type PageSource, writeSite } from "./write-site.js";
+
+/**
+ * What one process keeps between its builds (`dev`): the memo of each output directory it built,
+ * trusted as it is (nobody else writes there), so a rebuild reads and writes only what changed.
+ */
+export class BuildState {
+  readonly memos = new Map<string, BuildMemo>();
+}
 
 export interface BuildOptions {
   configPath: string;
   outDir: string;
+  /** The cache of url sources, and of build memos (default `$XDG_CACHE_HOME/pkg-catalog`). */
   cacheDir?: string;
   warn?: (line: string) => void;
   log?: (line: string) => void;
+  /** Memos kept in memory (dev) instead of the cache directory. */
+  state?: BuildState;
 }
 
 /** Every directory the build reads from, which the output must never replace. */
@@ -27,9 +57,205 @@ function inputDirs(config: CatalogConfig, cacheDir: string | undefined): string[
   return dirs;
 }
 
+/** The real path of an existing output directory (not a link to one). */
+async function existingDir(path: string): Promise<string | undefined> {
+  try {
+    return (await lstat(path)).isDirectory() ? await realpath(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The files a read package brought, by package key: `p/<key>.json` and `p/<key>/o/...`. */
+function filesByPackage(paths: Iterable<[string, string]>): Map<string, [string, string][]> {
+  const byKey = new Map<string, [string, string][]>();
+  for (const entry of paths) {
+    const [path] = entry;
+    if (!path.startsWith("p/")) continue;
+    const at = path.indexOf("/o/");
+    const key = at >= 0 ? path.slice(2, at) : path.slice(2, -".json".length);
+    const list = byKey.get(key) ?? [];
+    list.push(entry);
+    byKey.set(key, list);
+  }
+  return byKey;
+}
+
+/** The README's index path, when the package has one and it was read. */
+function readmePath(pkg: LoadedPackage, has: (path: string) => boolean): string | undefined {
+  const digest = pkg.root.desc?.readme;
+  if (digest === undefined) return undefined;
+  const path = objectFilePath(pkg.path, digest, "md");
+  return has(path) ? path : undefined;
+}
+
+/** True when everything the root names was read (nothing left out with a warning): only such a
+ *  package is reused by the next build. */
+function complete(pkg: LoadedPackage, has: (path: string) => boolean): boolean {
+  const desc = pkg.root.desc;
+  for (const tag of Object.values(pkg.root.tags ?? {}))
+    if (!has(objectFilePath(pkg.path, tag.content, "json"))) return false;
+  if (desc?.readme !== undefined && !has(objectFilePath(pkg.path, desc.readme, "md"))) return false;
+  if (desc?.logo !== undefined && pkg.logo === undefined) return false;
+  return true;
+}
+
+interface BuildRun {
+  config: CatalogConfig;
+  renderer: string;
+  previous: BuildMemo | undefined;
+  writer: SiteWriter;
+  mirror: IndexMirror;
+  cacheDir: string | undefined;
+  warn: (line: string) => void;
+  log: (line: string) => void;
+}
+
+/** Reads the sources (streaming their files into the site), views and writes everything. */
+async function runBuild(run: BuildRun) {
+  const { config, previous, writer, mirror, warn } = run;
+  const contexts = new Map<number, string>();
+  const contextOf = (source: SourceEntry) => {
+    let context = contexts.get(source.index);
+    if (context === undefined) {
+      context = JSON.stringify(indexContextOf(config, { label: "", sourceIndex: source.index }));
+      contexts.set(source.index, context);
+    }
+    return context;
+  };
+  const reusedBySource = new Map<number, Map<string, MemoPackage>>();
+  const reuseHook = (source: SourceEntry) => {
+    const known = previous?.sources.get(source.index);
+    if (previous === undefined || known === undefined) return undefined;
+    const root = source.root === true;
+    const reused = new Map<string, MemoPackage>();
+    reusedBySource.set(source.index, reused);
+    return (key: string, digest: string): string | undefined => {
+      const memo = known.get(key);
+      if (memo === undefined || memo.digest !== digest || memo.context !== contextOf(source))
+        return undefined;
+      for (const [path, fileKey] of memo.files) {
+        if (previous.files.get(`index/${memo.label}/${path}`)?.key !== fileKey) return undefined;
+        if (root && previous.files.get(path)?.key !== fileKey) return undefined;
+      }
+      reused.set(key, memo);
+      return memo.label;
+    };
+  };
+  run.log(`reading ${config.sources.length} ${config.sources.length === 1 ? "source" : "sources"}`);
+  const indexes: LoadedIndex[] = await readSources(config, {
+    warn,
+    ...(run.cacheDir === undefined ? {} : { cacheDir: run.cacheDir }),
+    walkHooks: (source) => {
+      const reuse = reuseHook(source);
+      return { onFiles: mirror.onFiles(source.index), ...(reuse === undefined ? {} : { reuse }) };
+    },
+  });
+
+  const nextSources = new Map<number, Map<string, MemoPackage>>();
+  const pageInputs: {
+    sourceIndex: number;
+    label: string;
+    view: PackageView;
+    readme?: string;
+    read: boolean;
+  }[] = [];
+  const viewed = indexes.map((index) => {
+    const source = config.sources.find((s) => s.index === index.sourceIndex);
+    const context = source === undefined ? "" : contextOf(source);
+    const readPaths = mirror.readPaths(index.sourceIndex);
+    const has = (path: string) => readPaths.has(path);
+    const views = packageViewsOf(config, index, index.packages, has, warn);
+    const byPath = new Map(index.packages.map((pkg) => [pkg.path, pkg]));
+    const packages = new Map<string, MemoPackage>();
+    nextSources.set(index.sourceIndex, packages);
+    const streamedByKey = filesByPackage(mirror.streamedFiles(index.sourceIndex));
+    for (const view of views) {
+      const pkg = byPath.get(view.path);
+      if (pkg === undefined) continue;
+      const readme = readmePath(pkg, has);
+      pageInputs.push({
+        sourceIndex: index.sourceIndex,
+        label: index.label,
+        view,
+        read: true,
+        ...(readme === undefined ? {} : { readme }),
+      });
+      if (complete(pkg, has)) {
+        const digest = sha256Of(streamedByKey.get(pkg.path), `p/${pkg.path}.json`);
+        if (digest !== undefined)
+          packages.set(pkg.path, {
+            digest,
+            label: index.label,
+            context,
+            view,
+            files: streamedByKey.get(pkg.path) ?? [],
+            ...(readme === undefined ? {} : { readme }),
+          });
+      }
+    }
+    const reusedViews: PackageView[] = [];
+    for (const [key, memo] of reusedBySource.get(index.sourceIndex) ?? []) {
+      if (memo.label !== index.label)
+        throw new PkgError(ExitCode.Failed, `internal: reused ${key} under another label`);
+      packages.set(key, memo);
+      reusedViews.push(memo.view);
+      pageInputs.push({
+        sourceIndex: index.sourceIndex,
+        label: index.label,
+        view: memo.view,
+        read: false,
+        ...(memo.readme === undefined ? {} : { readme: memo.readme }),
+      });
+    }
+    return { label: index.label, sourceIndex: index.sourceIndex, packages: [...views, ...reusedViews] };
+  });
+  const model = assembleSiteModel(config, viewed);
+  await checkSiteRoutes(config, model);
+
+  const fileCounts: number[] = [];
+  for (const index of indexes) {
+    const kept = [...(reusedBySource.get(index.sourceIndex)?.values() ?? [])].flatMap((memo) => memo.files);
+    const root = config.sources.find((s) => s.index === index.sourceIndex)?.root === true;
+    mirror.place(index.sourceIndex, index.label, root, kept, warn);
+    fileCounts.push(mirror.readPaths(index.sourceIndex).size + kept.length);
+  }
+  const pages: PageSource[] = pageInputs.map((input) => ({
+    pkg: input.view,
+    ...(input.readme === undefined
+      ? {}
+      : {
+          readme: {
+            path: input.readme,
+            file: mirror.locate(input.sourceIndex, input.label, input.readme, input.read),
+          },
+        }),
+  }));
+  const written = await writeSite(writer, {
+    config,
+    model,
+    pages,
+    renderer: run.renderer,
+    warn,
+    log: run.log,
+  });
+  const packagesRead = indexes.reduce((n, index) => n + index.packages.length, 0);
+  const packagesReused = [...reusedBySource.values()].reduce((n, reused) => n + reused.size, 0);
+  return { model, written, fileCounts, nextSources, packagesRead, packagesReused };
+}
+
+/** The root digest of a read package, from its streamed root file's key (its sha256). */
+function sha256Of(files: [string, string][] | undefined, rootPath: string): string | undefined {
+  const key = files?.find(([path]) => path === rootPath)?.[1];
+  return key === undefined ? undefined : `sha256:${key}`;
+}
+
 /**
- * Loads the config, reads every source and writes the site into `outDir` atomically: on any failure
- * the previous output is left as it was and no temporary directory remains.
+ * Loads the config, reads every source and writes the site into `outDir`. A new output (or one
+ * without a usable memo) is built in a sibling temporary directory and swapped in; onto the output
+ * of an earlier build, only what changed is written, into a sibling stage, and moved into place at
+ * the end. Either way a failed build leaves the previous output as it was and no temporary
+ * directory behind.
  */
 export async function buildCatalog(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
@@ -44,26 +270,93 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   checkOutputDir(outDir, inputDirs(config, options.cacheDir));
   await assertReplaceable(outDir, options.outDir);
   await checkClientAssets();
-  log(`reading ${config.sources.length} ${config.sources.length === 1 ? "source" : "sources"}`);
-  const indexes = await readSources(config, {
+  const renderer = await rendererHash();
+  const memoDir = options.cacheDir ?? defaultCacheDir();
+
+  const existing = await existingDir(outDir);
+  let previous: BuildMemo | undefined;
+  if (existing !== undefined) {
+    if (options.state !== undefined) {
+      const memo = options.state.memos.get(existing);
+      if (memo?.renderer === renderer) previous = memo;
+    } else {
+      previous = await loadMemo(memoFile(memoDir, existing), existing, renderer);
+      if (previous !== undefined) dropChangedFiles(previous);
+    }
+  }
+  const base = {
+    config,
+    renderer,
+    previous,
+    cacheDir: options.cacheDir,
     warn,
-    ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
-  });
-  const fileCounts = indexes.map((index) => index.files.size);
-  const model = buildSiteModel(config, indexes, warn);
-  const written = await withAtomicOutput(outDir, (dir) =>
-    writeSite(dir, { config, indexes, model, warn, log }),
-  );
+    log,
+  };
+  const suffix = randomBytes(6).toString("hex");
+  let result: Awaited<ReturnType<typeof runBuild>>;
+  let writer: SiteWriter;
+  let removed = 0;
+  if (previous !== undefined && existing !== undefined) {
+    const stage = `${outDir}.stage-${suffix}`;
+    writer = new SiteWriter(existing, { previous: { files: previous.files, stage } });
+    const mirror = new IndexMirror(writer, stage, true);
+    try {
+      result = await runBuild({ ...base, writer, mirror });
+      // from here the output changes: a run stopped midway leaves no memo, so the next one builds anew
+      if (options.state === undefined) await removeMemo(memoFile(memoDir, existing));
+      else options.state.memos.delete(existing);
+      removed = writer.commit();
+    } catch (error) {
+      if (error instanceof PkgError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code)
+        throw new PkgError(ExitCode.IoError, `cannot write the site into ${outDir}: ${code}`, {
+          cause: error,
+        });
+      throw error;
+    } finally {
+      await rm(stage, { recursive: true, force: true });
+    }
+  } else {
+    ({ result, writer } = await withAtomicOutput(outDir, async (temp) => {
+      const work = `${temp}-src`;
+      const tempWriter = new SiteWriter(temp);
+      try {
+        return {
+          result: await runBuild({
+            ...base,
+            writer: tempWriter,
+            mirror: new IndexMirror(tempWriter, work, false),
+          }),
+          writer: tempWriter,
+        };
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    }));
+  }
+
+  const out = await realpath(outDir);
+  const memo: BuildMemo = { out, renderer, files: writer.files, sources: result.nextSources };
+  if (options.state !== undefined) options.state.memos.set(out, memo);
+  else
+    await saveMemo(memoFile(memoDir, out), memo).catch((error: unknown) => {
+      warn(`the build memo could not be written (the next build writes everything again): ${String(error)}`);
+    });
+  const { model, written } = result;
   return {
     outDir,
     indexes: model.indexes.map((index, i) => ({
       label: index.label,
       packages: index.packages.length,
-      files: fileCounts[i] ?? 0,
+      files: result.fileCounts[i] ?? 0,
     })),
     packages: model.indexes.reduce((n, index) => n + index.packages.length, 0),
     pages: written.pages,
-    files: written.files,
+    files: writer.fileCount,
+    packagePages: written.packagePages,
+    packageData: { read: result.packagesRead, reused: result.packagesReused },
+    fileChanges: { written: writer.counts.written, kept: writer.counts.kept, removed },
     warnings,
     durationMs: Math.round(performance.now() - started),
   };

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { ExitCode, PkgError } from "@pkg/common";
 import { renderReadme } from "../site/markdown/render-readme.js";
 import { relativeLinks } from "../site/model/routes.js";
@@ -12,23 +12,45 @@ export interface PageJob {
   /** Absolute file path, already claimed (checked inside the site) by the SiteWriter. */
   file: string;
   pkg: PackageView;
-  readme?: string;
+  /** The mirrored README file (verified UTF-8) to read the Markdown from: read here, not sent. */
+  readmeFile?: string;
   successorRoute?: string;
 }
 
-export type PageResult = { id: number } | { id: number; error: string; exitCode: number };
+/** The written page's inode, size and mtimeMs (for the build memo). */
+export type PageIdent = [number, number, number];
+
+export type PageResult = { id: number; ident: PageIdent } | { id: number; error: string; exitCode: number };
 
 /** Renders the README and the page, and writes the page (synchronously: a worker has nothing else
  *  to do meanwhile, and one blocking call beats a trip through the thread pool). */
-export function runPageJob(chrome: SiteChrome, job: PageJob): void {
+export function runPageJob(chrome: SiteChrome, job: PageJob): PageIdent {
   // the README may show the package's logo, named as the page names it
   const logoHref = job.pkg.logoHref && relativeLinks(job.pkg.route)(job.pkg.logoHref);
-  const readmeHtml = job.readme === undefined ? undefined : renderReadme(job.readme, logoHref);
-  const html = packageDocument(chrome, job.pkg, readmeHtml, job.successorRoute);
+  const readme = job.readmeFile === undefined ? undefined : readText(job.readmeFile);
+  const readmeHtml = readme === undefined ? undefined : renderReadme(readme, logoHref);
+  const html = Buffer.from(packageDocument(chrome, job.pkg, readmeHtml, job.successorRoute));
   try {
-    writeFileSync(job.file, html, { flag: "wx" });
+    const fd = openSync(job.file, "wx");
+    try {
+      let done = 0;
+      while (done < html.byteLength) done += writeSync(fd, html, done, html.byteLength - done);
+      const stats = fstatSync(fd);
+      return [stats.ino, stats.size, stats.mtimeMs];
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new PkgError(ExitCode.IoError, `cannot write ${job.file}: ${code}`);
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new PkgError(ExitCode.IoError, `cannot read ${file}: ${code}`);
   }
 }

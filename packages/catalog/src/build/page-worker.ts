@@ -9,8 +9,7 @@ const chrome = workerData as SiteChrome;
 parentPort?.on("message", (job: PageJob) => {
   let result: PageResult;
   try {
-    runPageJob(chrome, job);
-    result = { id: job.id };
+    result = { id: job.id, ident: runPageJob(chrome, job) };
   } catch (error) {
     const exitCode = isPkgError(error) ? error.exitCode : 1;
     result = { id: job.id, error: error instanceof Error ? error.message : String(error), exitCode };

@@ -5,6 +5,12 @@ export interface BuildReport {
   packages: number;
   pages: number;
   files: number;
+  /** Package pages rendered by this build, and kept from the previous output (same key). */
+  packagePages: { rendered: number; reused: number };
+  /** Packages read from their source, and reused from the previous build (same root digest). */
+  packageData: { read: number; reused: number };
+  /** Files written (or linked) by this build, kept from the previous output, and removed from it. */
+  fileChanges: { written: number; kept: number; removed: number };
   warnings: string[];
   durationMs: number;
 }

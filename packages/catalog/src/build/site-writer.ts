@@ -1,7 +1,19 @@
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
-import { copyFile, mkdir, writeFile } from "node:fs/promises";
-import { join, posix, resolve, sep } from "node:path";
+import {
+  closeSync,
+  copyFileSync,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { posix, resolve, sep } from "node:path";
 import { dataError, ExitCode, PkgError } from "@pkg/common";
+import { type FileIdent, identOf, type MemoFile, sha256Hex } from "./memo.js";
 
 /** A relative site path: `/`-separated, no empty, `.` or `..` segment, no backslash or control character. */
 export function isSafeRelativePath(path: string): boolean {
@@ -15,25 +27,54 @@ export function isSafeRelativePath(path: string): boolean {
   return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
 }
 
+/** Where a build puts what it produces. */
+export interface WriterOptions {
+  /**
+   * The files of the previous output in `root` (an incremental build): a file whose key is
+   * unchanged stays as it is, anything new is written into `stage` and moved into `root` by
+   * `commit`, and previous files no longer produced are removed then. Without it, `root` is an
+   * empty directory written directly.
+   */
+  previous?: { files: Map<string, MemoFile>; stage: string };
+}
+
+/** Codes of a filesystem without hard links between these two names. */
+const noLinkCodes = new Set(["EPERM", "ENOTSUP", "EXDEV", "EMLINK", "ENOSYS", "EOPNOTSUPP"]);
+
 /**
  * Writes the files of one site under its root. Every path is checked to stay inside the root, and a
  * second write to one path (or a file where a directory is, or the reverse) is a route collision.
+ * Each file carries a key (what produced it); with a previous output, a file whose key is the same
+ * is kept rather than written again.
  */
 export class SiteWriter {
   readonly root: string;
-  private readonly files = new Map<string, string>();
+  /** The files of this build: path to key and identity. */
+  readonly files = new Map<string, MemoFile>();
+  /** Files written (or linked) by this build, and files kept from the previous output. */
+  readonly counts = { written: 0, kept: 0 };
+  private readonly owners = new Map<string, string>();
   private readonly dirs = new Set<string>();
   private readonly made = new Set<string>();
+  private readonly previous: Map<string, MemoFile> | undefined;
+  private readonly stage: string | undefined;
+  /** Incremental: staged files to move into place, and second names to link, at commit. */
+  private readonly moves: [path: string, staged: string][] = [];
+  private readonly links: [path: string, from: string][] = [];
+  private staged = 0;
 
-  constructor(root: string) {
+  constructor(root: string, options: WriterOptions = {}) {
     this.root = resolve(root);
+    this.previous = options.previous?.files;
+    this.stage = options.previous === undefined ? undefined : resolve(options.previous.stage);
   }
 
   get fileCount(): number {
     return this.files.size;
   }
 
-  private claim(path: string, owner: string): string {
+  /** Checks and claims a site path for `owner`; returns it normalised. */
+  claim(path: string, owner: string): string {
     const normalised = path.replace(/^\/+/, "");
     if (!isSafeRelativePath(normalised) || posix.normalize(normalised) !== normalised) {
       throw dataError(
@@ -44,95 +85,254 @@ export class SiteWriter {
     if (!absolute.startsWith(this.root + sep)) {
       throw dataError(`refusing to write ${JSON.stringify(path)} for ${owner}: outside the output directory`);
     }
-    const previous = this.files.get(normalised);
+    const previous = this.owners.get(normalised);
     if (previous !== undefined || this.dirs.has(normalised)) {
       throw dataError(
         `route collision: /${normalised} is produced by ${previous ?? "a directory"} and by ${owner}`,
       );
     }
-    const segments = normalised.split("/");
-    for (let i = 1; i < segments.length; i++) {
-      const dir = segments.slice(0, i).join("/");
-      const file = this.files.get(dir);
+    let at = normalised.indexOf("/");
+    while (at >= 0) {
+      const dir = normalised.slice(0, at);
+      const file = this.owners.get(dir);
       if (file !== undefined)
         throw dataError(
           `route collision: /${dir} is produced by ${file} and used as a directory by ${owner}`,
         );
       this.dirs.add(dir);
+      at = normalised.indexOf("/", at + 1);
     }
-    this.files.set(normalised, owner);
-    return absolute;
+    this.owners.set(normalised, owner);
+    return normalised;
   }
 
-  private async ensureDir(absoluteFile: string): Promise<void> {
-    const dir = absoluteFile.slice(0, absoluteFile.lastIndexOf(sep));
+  /** True (and the file kept) when the previous output holds `path` with `key`. */
+  private keep(path: string, key: string): boolean {
+    const previous = this.previous?.get(path);
+    if (previous === undefined || previous.key !== key || key === "") return false;
+    this.files.set(path, previous);
+    this.counts.kept++;
+    return true;
+  }
+
+  /** Creates `dir` (absolute) and its missing parents, one mkdir each. */
+  ensureDir(dir: string): void {
     if (this.made.has(dir)) return;
-    await mkdir(dir, { recursive: true });
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") {
+        this.ensureDir(dir.slice(0, dir.lastIndexOf(sep)));
+        mkdirSync(dir);
+      } else if (code !== "EEXIST") throw error;
+    }
     this.made.add(dir);
+  }
+
+  /** Where a new version of `path` is written: in place, or a fresh name in the stage. */
+  private target(path: string): string {
+    if (this.stage === undefined) {
+      const absolute = resolve(this.root, path);
+      this.ensureDir(absolute.slice(0, absolute.lastIndexOf(sep)));
+      return absolute;
+    }
+    if (this.staged === 0) this.ensureDir(this.stage);
+    const staged = `${this.stage}${sep}f${this.staged++}`;
+    this.moves.push([path, staged]);
+    return staged;
+  }
+
+  /** Creates the file `absolute` (a stream of this build's own, not a site path yet) with `data`. */
+  createFile(absolute: string, data: Uint8Array, shownAs: string): FileIdent {
+    try {
+      return writeNew(absolute, data);
+    } catch (error) {
+      return ioError(shownAs)(error as NodeJS.ErrnoException);
+    }
+  }
+
+  /**
+   * Takes a file already written for `path` (with `key` and `ident`): in place in the root for a new
+   * site, or at `staged` to be moved there at commit (unless the previous output has it already).
+   */
+  adopt(path: string, owner: string, key: string, ident: FileIdent, staged?: string): void {
+    const claimed = this.claim(path, owner);
+    if (this.keep(claimed, key)) return;
+    if (staged !== undefined) this.moves.push([claimed, staged]);
+    this.written(claimed, key, ident);
+  }
+
+  /** Keeps a file of the previous output that this build did not produce again (a reused package's
+   *  index file); the caller checked that the previous output has it with `key`. */
+  keepPrevious(path: string, owner: string, key: string): void {
+    const claimed = this.claim(path, owner);
+    if (!this.keep(claimed, key)) throw new Error(`${claimed} is not in the previous output`);
+  }
+
+  /** Records a file written by someone else (a page worker) at the target `prepare` gave. */
+  written(path: string, key: string, ident: FileIdent): void {
+    this.files.set(path, { key, ident });
+    this.counts.written++;
   }
 
   /**
    * Writes synchronously: for many small files (the mirrored index) one blocking call each is several
    * times faster than queueing them through the thread pool, and nothing else runs meanwhile.
    */
-  writeSync(path: string, data: Uint8Array, owner: string, sameAs?: string): void {
-    const absolute = this.claim(path, owner);
-    const dir = absolute.slice(0, absolute.lastIndexOf(sep));
+  writeSync(path: string, data: string | Uint8Array, owner: string, key = sha256Hex(data)): void {
+    const claimed = this.claim(path, owner);
+    if (this.keep(claimed, key)) return;
     try {
-      if (!this.made.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        this.made.add(dir);
-      }
-      if (sameAs === undefined || !this.tryLink(sameAs, absolute))
-        writeFileSync(absolute, data, { flag: "wx" });
+      this.written(claimed, key, writeNew(this.target(claimed), data));
     } catch (error) {
       ioError(path)(error as NodeJS.ErrnoException);
     }
   }
 
-  /** A second copy of a file already written (`sameAs`, a site path) as a hard link: the same bytes
-   *  without writing them twice. False where the filesystem has no hard links. */
-  private tryLink(sameAs: string, absolute: string): boolean {
-    if (!this.files.has(sameAs)) return false;
+  /**
+   * A second name for a file of this build (`sameAs`, a site path): a hard link (the same bytes,
+   * not written twice) where the filesystem has them, else a copy.
+   */
+  linkSync(path: string, sameAs: string, owner: string): void {
+    const claimed = this.claim(path, owner);
+    const source = this.files.get(sameAs);
+    if (source === undefined) throw new Error(`${sameAs} is not a file of this build`);
+    if (this.keep(claimed, source.key)) return;
+    if (this.stage !== undefined) {
+      this.links.push([claimed, sameAs]);
+      this.files.set(claimed, source);
+      this.counts.written++;
+      return;
+    }
     try {
-      linkSync(resolve(this.root, sameAs), absolute);
-      return true;
+      const absolute = this.target(claimed);
+      const from = resolve(this.root, sameAs);
+      this.files.set(
+        claimed,
+        linkOrCopy(from, absolute) ? source : { key: source.key, ident: statIdent(absolute) },
+      );
+      this.counts.written++;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (
-        code === "EPERM" ||
-        code === "ENOTSUP" ||
-        code === "EXDEV" ||
-        code === "EMLINK" ||
-        code === "ENOSYS"
-      )
-        return false;
-      throw error;
+      ioError(path)(error as NodeJS.ErrnoException);
     }
   }
 
-  /** Claims a path and creates its directory, for a writer elsewhere (a page worker). */
-  async prepare(path: string, owner: string): Promise<string> {
-    const absolute = this.claim(path, owner);
-    await this.ensureDir(absolute);
-    return absolute;
+  /** For a page rendered elsewhere (a page worker), `path` claimed: true (kept) when the previous
+   *  output has it with this key. */
+  keepPage(path: string, key: string): boolean {
+    return this.keep(path, key);
+  }
+
+  /** The file a page worker writes the new version of `path` (claimed) into; `written` then. */
+  pageTarget(path: string): string {
+    return this.target(path);
   }
 
   async write(path: string, data: string | Uint8Array, owner: string): Promise<void> {
-    const absolute = this.claim(path, owner);
-    await this.ensureDir(absolute);
-    await writeFile(absolute, data, { flag: "wx" }).catch(ioError(path));
+    this.writeSync(path, data, owner);
   }
 
   async copy(path: string, from: string, owner: string): Promise<void> {
-    const absolute = this.claim(path, owner);
-    await this.ensureDir(absolute);
-    await copyFile(from, absolute).catch(ioError(path));
+    let data: Buffer;
+    try {
+      data = readFileSync(from);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new PkgError(ExitCode.IoError, `cannot read ${from} for ${owner}: ${code}`);
+    }
+    this.writeSync(path, data, owner);
   }
 
-  /** The absolute path of a page route's `index.html`. */
+  /**
+   * Incremental: moves the staged files into the root, links second names, and removes the previous
+   * files no longer produced (and directories left empty). Each file is replaced by a rename, so a
+   * file is never seen half-written.
+   */
+  commit(): number {
+    if (this.stage === undefined) return 0;
+    for (const [path] of this.moves) this.ensureParent(path);
+    for (const [path] of this.links) this.ensureParent(path);
+    for (const [path, staged] of this.moves) renameSync(staged, resolve(this.root, path));
+    for (const [path, from] of this.links) {
+      const absolute = resolve(this.root, path);
+      const temp = `${absolute}.pkg-catalog-${process.pid}`;
+      if (!linkOrCopy(resolve(this.root, from), temp))
+        this.files.set(path, { key: this.files.get(from)?.key ?? "", ident: statIdent(temp) });
+      renameSync(temp, absolute);
+    }
+    const emptied = new Set<string>();
+    let removed = 0;
+    for (const path of this.previous?.keys() ?? []) {
+      if (this.files.has(path)) continue;
+      removed++;
+      try {
+        unlinkSync(resolve(this.root, path));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
+      const at = path.lastIndexOf("/");
+      if (at > 0) emptied.add(path.slice(0, at));
+    }
+    for (const dir of [...emptied].sort((a, b) => b.length - a.length)) this.removeEmpty(dir);
+    return removed;
+  }
+
+  private ensureParent(path: string): void {
+    const absolute = resolve(this.root, path);
+    this.ensureDir(absolute.slice(0, absolute.lastIndexOf(sep)));
+  }
+
+  /** Removes `dir` (a site path) and its parents while they are empty. */
+  private removeEmpty(dir: string): void {
+    for (let at = dir.length; at > 0; at = dir.lastIndexOf("/", at - 1)) {
+      const path = dir.slice(0, at);
+      if (this.dirs.has(path)) return;
+      try {
+        rmdirSync(resolve(this.root, path));
+      } catch {
+        return;
+      }
+    }
+  }
+
+  /** The site path of a page route's `index.html`. */
   static pagePath(route: string): string {
-    return join(route, "index.html").replace(/^\/+/, "");
+    return posix.join(route, "index.html").replace(/^\/+/, "");
+  }
+}
+
+/** Creates `file` (which must not exist) with `data`; returns its identity. */
+function writeNew(file: string, data: string | Uint8Array): FileIdent {
+  const fd = openSync(file, "wx");
+  try {
+    const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    let done = 0;
+    while (done < bytes.byteLength) done += writeSync(fd, bytes, done, bytes.byteLength - done);
+    return identOf(fstatSync(fd));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A hard link from `from` at `to`, else a copy; true when it linked (the identity is then `from`'s). */
+function linkOrCopy(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch (error) {
+    if (!noLinkCodes.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+  }
+  copyFileSync(from, to);
+  return false;
+}
+
+function statIdent(file: string): FileIdent {
+  const fd = openSync(file, "r");
+  try {
+    return identOf(fstatSync(fd));
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,8 +1,18 @@
-import { createFsReader, DEFAULT_FILE_CONCURRENCY, type WalkedIndex, walkIndex } from "@pkg/index/read";
+import {
+  createFsReader,
+  DEFAULT_FILE_CONCURRENCY,
+  type WalkedIndex,
+  type WalkOptions,
+  walkIndex,
+} from "@pkg/index/read";
 import type { PathSourceEntry } from "../config/types.js";
+
+/** What a build passes into the walk of one source: packages it still holds, and where files go. */
+export type WalkHooks = Pick<WalkOptions, "reuse" | "onFiles">;
 
 export interface PathReadOptions {
   concurrency?: number;
+  walk?: WalkHooks;
 }
 
 export interface IndexDirectory {
@@ -19,7 +29,11 @@ export async function readIndexDirectory(
   options: PathReadOptions = {},
 ): Promise<WalkedIndex> {
   const reader = await createFsReader(dir, shownAs);
-  return walkIndex(reader, { source, concurrency: options.concurrency ?? DEFAULT_FILE_CONCURRENCY });
+  return walkIndex(reader, {
+    ...options.walk,
+    source,
+    concurrency: options.concurrency ?? DEFAULT_FILE_CONCURRENCY,
+  });
 }
 
 export function readPathSource(entry: PathSourceEntry, options: PathReadOptions = {}): Promise<WalkedIndex> {

@@ -2,7 +2,7 @@ import type { WalkedIndex } from "@pkg/index/read";
 import type { CatalogConfig, SourceEntry } from "../config/types.js";
 import { checkLabelsUnique, resolveLabel } from "./labels.js";
 import { readGitSource } from "./read-git.js";
-import { readPathSource } from "./read-path.js";
+import { readPathSource, type WalkHooks } from "./read-path.js";
 import { readUrlSource, type UrlReadOptions } from "./read-url.js";
 import type { LoadedIndex } from "./types.js";
 
@@ -11,9 +11,13 @@ export interface ReadSourcesOptions extends Omit<UrlReadOptions, "concurrency"> 
   warn: (line: string) => void;
   /** Files (path, git) or requests (url) in flight at once; defaults 32 and 16. */
   concurrency?: number;
+  /** The walk hooks of each source (a build streaming files out, or reusing packages it holds). */
+  walkHooks?: (source: SourceEntry) => WalkHooks;
 }
 
-function readSource(source: SourceEntry, options: ReadSourcesOptions): Promise<WalkedIndex> {
+function readSource(source: SourceEntry, sourcesOptions: ReadSourcesOptions): Promise<WalkedIndex> {
+  const walk = sourcesOptions.walkHooks?.(source);
+  const options = walk === undefined ? sourcesOptions : { ...sourcesOptions, walk };
   switch (source.kind) {
     case "path":
       return readPathSource(source, options);
@@ -32,10 +36,10 @@ export async function readSources(
   const indexes: LoadedIndex[] = [];
   for (const source of config.sources) {
     const walked = await readSource(source, options);
-    const label = resolveLabel(
-      source,
-      walked.packages.map((p) => p.label),
-    );
+    const label = resolveLabel(source, [
+      ...walked.packages.map((p) => p.label),
+      ...walked.reused.map((p) => p.label),
+    ]);
     for (const line of walked.warnings) options.warn(line);
     indexes.push({
       label,

@@ -2,6 +2,7 @@ import { type WalkedIndex, walkIndex } from "@pkg/index/read";
 import { ConfigError } from "../config/errors.js";
 import type { UrlSourceEntry } from "../config/types.js";
 import { withoutCredentials } from "./display-url.js";
+import type { WalkHooks } from "./read-path.js";
 import { defaultCacheDir, UrlCache } from "./url-cache.js";
 import { CATALOG_RETRY, createUrlReader } from "./url-reader.js";
 
@@ -13,6 +14,7 @@ export interface UrlReadOptions {
   cacheDir?: string;
   /** Requests in flight at once (default 16). */
   concurrency?: number;
+  walk?: WalkHooks;
   /** CA certificates to trust beside the system roots and those the CA variables name
    *  (PKG_EXTRA_CA_CERTS, SSL_CERT_FILE, SSL_CERT_DIR, NODE_EXTRA_CA_CERTS): for tests. */
   ca?: string | Uint8Array;
@@ -41,7 +43,7 @@ export async function readUrlSource(
     ...(options.ca === undefined ? {} : { ca: options.ca }),
   });
   try {
-    return await walkIndex(reader, { source: `sources[${entry.index}]`, concurrency });
+    return await walkIndex(reader, { ...options.walk, source: `sources[${entry.index}]`, concurrency });
   } finally {
     await reader.close();
   }

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -27,14 +27,18 @@ afterEach(async () => {
 describe("page renderer", () => {
   it("writes the same page from the worker pool as in this thread", async () => {
     if (!first || !second) throw new Error("fixture");
+    const readmeFile = join(dir.path, "readme.md");
+    await writeFile(readmeFile, readme);
     const pool = createPageRenderer(chrome, 2);
     const local = createPageRenderer(chrome, 0);
     try {
-      await Promise.all([
-        pool.run({ file: join(dir.path, "pool.html"), pkg: first, readme }),
+      const [ident] = await Promise.all([
+        pool.run({ file: join(dir.path, "pool.html"), pkg: first, readmeFile }),
         pool.run({ file: join(dir.path, "pool-2.html"), pkg: second }),
-        local.run({ file: join(dir.path, "local.html"), pkg: first, readme }),
+        local.run({ file: join(dir.path, "local.html"), pkg: first, readmeFile }),
       ]);
+      const written = await stat(join(dir.path, "pool.html"));
+      expect(ident).toEqual([written.ino, written.size, written.mtimeMs]);
     } finally {
       await Promise.all([pool.close(), local.close()]);
     }

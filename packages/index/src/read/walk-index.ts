@@ -14,8 +14,11 @@ export interface WalkedIndex {
   config: IndexConfig;
   /** Sorted by path; each with the label its root name starts with. */
   packages: { pkg: LoadedPackage; label: string }[];
+  /** Every file read, by index-relative path; empty when `onFiles` took them. */
   files: Map<string, Uint8Array>;
   warnings: string[];
+  /** Packages not read because the caller still holds them (`reuse`), with the label it gave. */
+  reused: { key: string; label: string }[];
 }
 
 export interface WalkOptions {
@@ -23,6 +26,14 @@ export interface WalkOptions {
   source: string;
   /** Files read at once. */
   concurrency: number;
+  /** A package the caller still holds from an earlier walk, asked with its c/index.json key and
+   *  root digest: a label returned means it is not read again (the same digest names the same
+   *  bytes), and it is listed in `reused` under that label. */
+  reuse?: (key: string, digest: string) => string | undefined;
+  /** Takes the files as soon as they are read and verified (config.json and c/index.json, then each
+   *  package's files once the package is complete). The walk then keeps none of their bytes: `files`
+   *  stays empty and packages have no `readme` (its bytes went to `onFiles`). */
+  onFiles?: (files: [string, Uint8Array][]) => void | Promise<void>;
 }
 
 /** Walks config.json → c/index.json → every root → its image indexes, readme and logo. */
@@ -44,16 +55,37 @@ export async function walkIndex(reader: IndexFileReader, options: WalkOptions): 
       warnings.push(`${options.source}: skipped package ${JSON.stringify(key)}: ${message}`),
   });
 
-  const ctx = { reader: limited, nameSegments, source: options.source };
-  const keys = Object.keys(catalog.packages).sort();
-  const outcomes = await Promise.all(
-    keys.map((key) => readPackage(ctx, key, catalog.packages[key] as string)),
-  );
-
-  const files = new Map<string, Uint8Array>([
+  const { onFiles, reuse } = options;
+  const files = new Map<string, Uint8Array>();
+  const topFiles: [string, Uint8Array][] = [
     ["config.json", configBytes],
     ["c/index.json", catalogBytes],
-  ]);
+  ];
+  if (onFiles) await onFiles(topFiles);
+  else for (const [path, bytes] of topFiles) files.set(path, bytes);
+
+  const ctx = { reader: limited, nameSegments, source: options.source };
+  const keys = Object.keys(catalog.packages).sort();
+  const reused: WalkedIndex["reused"] = [];
+  const read = async (key: string, digest: string) => {
+    const outcome = await readPackage(ctx, key, digest);
+    if (onFiles && outcome.ok) {
+      await onFiles(outcome.files);
+      outcome.files = [];
+      delete outcome.pkg.readme;
+    }
+    return outcome;
+  };
+  const outcomes = await Promise.all(
+    keys.flatMap((key) => {
+      const digest = catalog.packages[key] as string;
+      const label = reuse?.(key, digest);
+      if (label === undefined) return [read(key, digest)];
+      reused.push({ key, label });
+      return [];
+    }),
+  );
+
   const packages: WalkedIndex["packages"] = [];
   for (const outcome of outcomes) {
     if (!outcome.ok) {
@@ -64,7 +96,7 @@ export async function walkIndex(reader: IndexFileReader, options: WalkOptions): 
     for (const [path, bytes] of outcome.files) files.set(path, bytes);
     warnings.push(...outcome.warnings);
   }
-  return { config, packages, files, warnings };
+  return { config, packages, files, warnings, reused };
 }
 
 async function readRequired(reader: IndexFileReader, relPath: string, maxBytes: number): Promise<Uint8Array> {

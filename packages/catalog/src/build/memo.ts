@@ -1,0 +1,144 @@
+import { createHash, randomBytes } from "node:crypto";
+import { lstatSync } from "node:fs";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { PackageView } from "../site/model/types.js";
+
+/**
+ * What a build left in its output, so that the next build onto it writes only what changed.
+ *
+ * Every output file has a key hashing everything that produced it (a page: the renderer, the chrome,
+ * its package's view, README digest and successor; an index file: its digest; anything else: its
+ * bytes) and the identity it had when written (inode, size, modification time): a file whose
+ * identity changed since (edited, replaced, removed) is never reused. Every package read has its root
+ * digest, the label and context it was viewed in, its view and the index files it brought, so a
+ * package whose root digest is unchanged is not read again (the same digest names the same bytes).
+ */
+export interface BuildMemo {
+  /** The output directory (its real path) the memo describes. */
+  out: string;
+  /** Hash of the renderer's code and libraries: any change re-renders everything. */
+  renderer: string;
+  files: Map<string, MemoFile>;
+  /** Per source (by its position in `sources[]`): packages by their c/index.json key. */
+  sources: Map<number, Map<string, MemoPackage>>;
+}
+
+export interface MemoFile {
+  key: string;
+  /** Inode, size, mtimeMs when written; undefined for a file whose identity is not checked (dev). */
+  ident?: FileIdent;
+}
+
+export type FileIdent = [ino: number, size: number, mtimeMs: number];
+
+export interface MemoPackage {
+  /** The root digest from c/index.json. */
+  digest: string;
+  /** The index label it was read under. */
+  label: string;
+  /** The index context it was viewed in (root flag, owner links): viewed again when it changes. */
+  context: string;
+  view: PackageView;
+  /** Its README's index path, when it has one. */
+  readme?: string;
+  /** Its index files (index-relative paths) with their keys. */
+  files: [string, string][];
+}
+
+/** Format of the memo file; a memo of another format is ignored. */
+const FORMAT = 1;
+
+interface MemoJson {
+  format: number;
+  out: string;
+  renderer: string;
+  /** [path, key, ino, size, mtimeMs] */
+  files: [string, string, number, number, number][];
+  sources: [number, [string, MemoPackage][]][];
+}
+
+export function emptyMemo(out: string, renderer: string): BuildMemo {
+  return { out, renderer, files: new Map(), sources: new Map() };
+}
+
+/** Where the memo of the output `out` (a real path) lives: in the cache directory, never in the
+ *  output (it would be deployed with the site). */
+export function memoFile(cacheDir: string, out: string): string {
+  return join(cacheDir, "builds", `${createHash("sha256").update(out).digest("hex").slice(0, 32)}.json`);
+}
+
+/** The memo of `out`, or undefined when there is none usable (missing, unreadable, another format,
+ *  another output or another renderer). */
+export async function loadMemo(file: string, out: string, renderer: string): Promise<BuildMemo | undefined> {
+  let json: MemoJson;
+  try {
+    json = JSON.parse(await readFile(file, "utf8")) as MemoJson;
+  } catch {
+    return undefined;
+  }
+  if (json?.format !== FORMAT || json.out !== out || json.renderer !== renderer) return undefined;
+  try {
+    const files = new Map<string, MemoFile>();
+    for (const [path, key, ino, size, mtimeMs] of json.files)
+      files.set(path, { key, ident: [ino, size, mtimeMs] });
+    const sources = new Map<number, Map<string, MemoPackage>>();
+    for (const [index, packages] of json.sources) sources.set(index, new Map(packages));
+    return { out, renderer, files, sources };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the memo (a temporary file renamed over the old one). Files without identity are left out. */
+export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
+  const files: MemoJson["files"] = [];
+  for (const [path, { key, ident }] of memo.files) if (ident) files.push([path, key, ...ident]);
+  const json: MemoJson = {
+    format: FORMAT,
+    out: memo.out,
+    renderer: memo.renderer,
+    files,
+    sources: [...memo.sources].map(([index, packages]) => [index, [...packages]]),
+  };
+  const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    await mkdir(join(file, ".."), { recursive: true });
+    await writeFile(temp, JSON.stringify(json));
+    await rename(temp, file);
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+export async function removeMemo(file: string): Promise<void> {
+  await rm(file, { force: true });
+}
+
+/**
+ * Forgets the key of every file whose identity on disk is no longer the one recorded (edited,
+ * replaced or removed since): such a file is never kept (nor a package one of whose files it is),
+ * and is removed when the build does not produce it again.
+ */
+export function dropChangedFiles(memo: BuildMemo): number {
+  let dropped = 0;
+  for (const [path, entry] of memo.files) {
+    if (entry.ident !== undefined && sameIdent(join(memo.out, path), entry.ident)) continue;
+    memo.files.set(path, { key: "" });
+    dropped++;
+  }
+  return dropped;
+}
+
+function sameIdent(path: string, [ino, size, mtimeMs]: FileIdent): boolean {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  return stats?.isFile() === true && stats.ino === ino && stats.size === size && stats.mtimeMs === mtimeMs;
+}
+
+export function identOf(stats: { ino: number; size: number; mtimeMs: number }): FileIdent {
+  return [stats.ino, stats.size, stats.mtimeMs];
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}

@@ -1,0 +1,42 @@
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The libraries whose output lands in the pages. */
+const renderingLibraries = ["markdown-it", "sanitize-html", "preact", "preact-render-to-string"];
+
+let cached: Promise<string> | undefined;
+
+/**
+ * A hash of everything that renders pages besides their data: the code of this package as it runs
+ * (src or dist) and the versions of the rendering libraries. A build onto the output of another
+ * renderer renders every page again.
+ */
+export function rendererHash(): Promise<string> {
+  cached ??= compute();
+  return cached;
+}
+
+async function compute(): Promise<string> {
+  const hash = createHash("sha256");
+  const root = fileURLToPath(new URL("../", import.meta.url));
+  const files = (await readdir(root, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile() && /\.(js|ts|tsx)$/.test(entry.name) && !/\.d\.ts$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of files) hash.update(`${file.slice(root.length)}\0`).update(await readFile(file));
+  const require = createRequire(import.meta.url);
+  for (const name of renderingLibraries) {
+    try {
+      const pkg = JSON.parse(await readFile(require.resolve(`${name}/package.json`), "utf8")) as {
+        version?: string;
+      };
+      hash.update(`${name}@${pkg.version ?? "?"}\0`);
+    } catch {
+      hash.update(`${name}@?\0`);
+    }
+  }
+  return hash.digest("hex");
+}
