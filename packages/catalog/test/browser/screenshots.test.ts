@@ -19,12 +19,15 @@ const pages = { catalog: "/", package: "/oven-sh/bun/" } as const;
 
 /** Relative luminance (0 dark to 1 light) of an element's computed background colour. */
 function backgroundLuminance(page: Page, selector: string): Promise<number> {
-  return page.locator(selector).first().evaluate((element) => {
-    const [r = 0, g = 0, b = 0] = (getComputedStyle(element).backgroundColor.match(/\d+(\.\d+)?/g) ?? []).map(
-      Number,
-    );
-    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((element) => {
+      const [r = 0, g = 0, b = 0] = (
+        getComputedStyle(element).backgroundColor.match(/\d+(\.\d+)?/g) ?? []
+      ).map(Number);
+      return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+    });
 }
 
 describe("screenshots of the catalog view and a package page", () => {
@@ -46,13 +49,17 @@ describe("screenshots of the catalog view and a package page", () => {
           for (const [name, path] of Object.entries(pages)) {
             await page.goto(browser.site.url(path));
             await page.waitForLoadState("networkidle");
-            await page.screenshot({ path: `${shotsDir}${name}-${viewport.width}x${viewport.height}-${theme}.png` });
+            await page.screenshot({
+              path: `${shotsDir}${name}-${viewport.width}x${viewport.height}-${theme}.png`,
+            });
             // the theme applied: the page and its surfaces follow the color scheme
             const body = await backgroundLuminance(page, "body");
             if (theme === "dark") expect(body, path).toBeLessThan(0.2);
             else expect(body, path).toBeGreaterThan(0.8);
             const surface = name === "catalog" ? ".card" : "pre.command";
-            expect(await backgroundLuminance(page, surface) < 0.5, `${path} ${surface}`).toBe(theme === "dark");
+            expect((await backgroundLuminance(page, surface)) < 0.5, `${path} ${surface}`).toBe(
+              theme === "dark",
+            );
             if (name === "catalog" && phone) {
               // on a phone the packages come first: the first card starts inside the first screen
               const first = await page.locator("[data-list] .card").first().boundingBox();
