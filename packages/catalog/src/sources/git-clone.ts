@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { ExitCode, PkgError } from "@pkg/common";
-import { scrubCredentials, withoutCredentials } from "./display-url.js";
+import { redactUserinfo } from "../config/userinfo.js";
+import { scrubCredentials } from "./scrub-credentials.js";
 
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
@@ -9,7 +10,7 @@ function checkGitArgument(key: string, value: string): void {
   if (value.startsWith("-")) {
     throw new PkgError(
       ExitCode.Data,
-      `${key}: ${JSON.stringify(withoutCredentials(value))} must not start with "-"`,
+      `${key}: ${JSON.stringify(redactUserinfo(value))} must not start with "-"`,
     );
   }
 }
@@ -69,7 +70,7 @@ export async function shallowClone(
     const at = ref === undefined ? "" : ` at ${ref}`;
     throw new PkgError(
       ExitCode.Unavailable,
-      `${key}: cannot clone ${withoutCredentials(remote)}${at}${detail === "" ? "" : ` (${detail})`}`,
+      `${key}: cannot clone ${redactUserinfo(remote)}${at}${detail === "" ? "" : ` (${detail})`}`,
     );
   }
 }

@@ -6,7 +6,7 @@ import type { WalkedIndex } from "@pkg/index/read";
 import { ConfigError } from "../config/errors.js";
 import { isInside } from "../config/paths.js";
 import type { GitSourceEntry } from "../config/types.js";
-import { withoutCredentials } from "./display-url.js";
+import { redactUserinfo } from "../config/userinfo.js";
 import { shallowClone } from "./git-clone.js";
 import { type PathReadOptions, readIndexDirectory } from "./read-path.js";
 
@@ -40,7 +40,7 @@ export async function readGitSource(
     await shallowClone(entry.git, entry.ref, checkout, key);
     const realDir = await checkoutDir(checkout, entry.dir ?? ".", `${key}.dir`);
     const at = entry.ref === undefined ? "" : `@${entry.ref}`;
-    const shownAs = `${withoutCredentials(entry.git)}${at}:${entry.dir ?? "."}`;
+    const shownAs = `${redactUserinfo(entry.git)}${at}:${entry.dir ?? "."}`;
     return await readIndexDirectory({ dir: realDir, source: key, shownAs }, options);
   } finally {
     await rm(temp, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { type WalkedIndex, walkIndex } from "@pkg/index/read";
 import { ConfigError } from "../config/errors.js";
 import type { UrlSourceEntry } from "../config/types.js";
-import { withoutCredentials } from "./display-url.js";
+import { redactUserinfo } from "../config/userinfo.js";
 import type { WalkHooks } from "./read-path.js";
 import { defaultCacheDir, UrlCache } from "./url-cache.js";
 import { CATALOG_RETRY, createUrlReader } from "./url-reader.js";
@@ -31,7 +31,7 @@ export async function readUrlSource(
   if (!URL.canParse(entry.url) || new URL(entry.url).protocol !== "https:") {
     throw new ConfigError(
       "INVALID_TYPE",
-      `${key}: ${JSON.stringify(withoutCredentials(entry.url))} is not an https URL`,
+      `${key}: ${JSON.stringify(redactUserinfo(entry.url))} is not an https URL`,
       key,
     );
   }

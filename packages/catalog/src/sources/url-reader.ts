@@ -18,7 +18,7 @@ import {
   readOpenBody,
   withRetries,
 } from "@pkg/net";
-import { withoutCredentials } from "./display-url.js";
+import { redactUserinfo } from "../config/userinfo.js";
 import type { UrlCache } from "./url-cache.js";
 
 /** The catalog's configuration of the one retry policy: 3 attempts, waiting 500 ms then 2 s. */
@@ -77,7 +77,7 @@ export function createUrlReader(
   baseUrl: string,
   options: UrlReaderOptions,
 ): IndexFileReader & { close(): Promise<void> } {
-  const shown = withoutCredentials(baseUrl).replace(/\/+$/, "");
+  const shown = redactUserinfo(baseUrl).replace(/\/+$/, "");
   const http = createHttpClient({
     env: options.env ?? process.env,
     userAgent: "pkg-catalog",

@@ -88,7 +88,7 @@ describe("a git source from a local bare repository", () => {
       readSources(catalogConfig([gitSource({ git: "https://user:s3cret@127.0.0.1:9/nope.git" })]), quiet),
     );
     expect(error.exitCode).toBe(69);
-    expect(error.message).toMatch(/^sources\[0\]: cannot clone https:\/\/127\.0\.0\.1:9\/nope\.git/);
+    expect(error.message).toMatch(/^sources\[0\]: cannot clone https:\/\/\*\*\*@127\.0\.0\.1:9\/nope\.git/);
     expect(error.message).not.toContain("s3cret");
     const missingRef = await failure(
       readSources(catalogConfig([gitSource({ ref: "no-such-branch" })]), quiet),

@@ -1,16 +1,3 @@
-/** A URL or git remote as it may appear in messages: any `user:password@` removed. */
-export function withoutCredentials(remote: string): string {
-  if (URL.canParse(remote)) {
-    const url = new URL(remote);
-    if (url.username === "" && url.password === "") return remote;
-    url.username = "";
-    url.password = "";
-    return url.href;
-  }
-  // scp-like `user@host:path` keeps its user (not a secret); a `user:password@` prefix goes.
-  return remote.replace(/^[^@/:]+:[^@/]*@/, "");
-}
-
 /** `text` (a tool's error output) with the password of `remote`, if it has one, blanked out. */
 export function scrubCredentials(text: string, remote: string): string {
   if (!URL.canParse(remote)) return text;
