@@ -5,12 +5,14 @@ import { ExitCode, PkgError } from "@pkg/common";
 import { objectFilePath } from "@pkg/index";
 import { loadCatalogConfig } from "../config/load.js";
 import type { CatalogConfig, SourceEntry } from "../config/types.js";
+import { isSafePackagePath } from "../site/model/routes.js";
 import { assembleSiteModel, indexContextOf, packageViewsOf } from "../site/model/site-model.js";
 import type { PackageView } from "../site/model/types.js";
 import { readSources } from "../sources/read-sources.js";
 import type { LoadedIndex, LoadedPackage } from "../sources/types.js";
 import { defaultCacheDir } from "../sources/url-cache.js";
 import { checkOutputDir, withAtomicOutput } from "./atomic-output.js";
+import { chromeOf } from "./chrome-of.js";
 import { checkClientAssets } from "./client-assets.js";
 import { IndexMirror } from "./index-mirror.js";
 import {
@@ -22,11 +24,12 @@ import {
   removeMemo,
   saveMemo,
 } from "./memo.js";
+import { PackagePages, type PageSource } from "./package-pages.js";
 import { assertReplaceable } from "./previous-output.js";
 import { rendererHash } from "./renderer-hash.js";
 import type { BuildReport } from "./report.js";
 import { SiteWriter } from "./site-writer.js";
-import { checkSiteRoutes, type PageSource, writeSite } from "./write-site.js";
+import { checkSiteRoutes, writeSite } from "./write-site.js";
 
 /**
  * What one process keeps between its builds (`dev`): the memo of each output directory it built,
@@ -113,7 +116,7 @@ interface BuildRun {
 
 /** Reads the sources (streaming their files into the site), views and writes everything. */
 async function runBuild(run: BuildRun) {
-  const { config, previous, writer, mirror, warn } = run;
+  const { config, previous, writer } = run;
   const contexts = new Map<number, string>();
   const contextOf = (source: SourceEntry) => {
     let context = contexts.get(source.index);
@@ -142,74 +145,101 @@ async function runBuild(run: BuildRun) {
       return memo.label;
     };
   };
+  const pages = new PackagePages(writer, chromeOf(config), run.renderer);
+  try {
+    return await viewAndWrite(run, pages, contextOf, reusedBySource, reuseHook);
+  } finally {
+    await pages.close();
+  }
+}
+
+async function viewAndWrite(
+  run: BuildRun,
+  pages: PackagePages,
+  contextOf: (source: SourceEntry) => string,
+  reusedBySource: Map<number, Map<string, MemoPackage>>,
+  reuseHook: (source: SourceEntry) => ((key: string, digest: string) => string | undefined) | undefined,
+) {
+  const { config, mirror, warn } = run;
+  const readmeOf = (sourceIndex: number, label: string, path: string | undefined, read: boolean) =>
+    path === undefined ? {} : { readme: { path, file: mirror.locate(sourceIndex, label, path, read) } };
+  // pages render as their packages are read, unless they need every route (a successor's)
+  const early = new Map<number, Map<string, PackageView>>();
+  const onPackage = (source: SourceEntry) => {
+    const views = new Map<string, PackageView>();
+    early.set(source.index, views);
+    let settled = source.label;
+    return (pkg: LoadedPackage, label: string) => {
+      settled ??= label;
+      // another label fails the build once the source is read
+      if (label !== settled || !isSafePackagePath(pkg.path)) return;
+      const has = (path: string) => mirror.readPaths(source.index).has(path);
+      const [view] = packageViewsOf(config, { label, sourceIndex: source.index }, [pkg], has, () => {});
+      if (view === undefined) return;
+      views.set(pkg.path, view);
+      if (view.supersededBy === undefined)
+        pages.add({ pkg: view, ...readmeOf(source.index, label, readmePath(pkg, has), true) }, undefined);
+    };
+  };
   run.log(`reading ${config.sources.length} ${config.sources.length === 1 ? "source" : "sources"}`);
   const indexes: LoadedIndex[] = await readSources(config, {
     warn,
     ...(run.cacheDir === undefined ? {} : { cacheDir: run.cacheDir }),
     walkHooks: (source) => {
       const reuse = reuseHook(source);
-      return { onFiles: mirror.onFiles(source.index), ...(reuse === undefined ? {} : { reuse }) };
+      return {
+        onFiles: mirror.onFiles(source.index, source.label),
+        onPackage: onPackage(source),
+        ...(reuse === undefined ? {} : { reuse }),
+      };
     },
   });
 
   const nextSources = new Map<number, Map<string, MemoPackage>>();
-  const pageInputs: {
-    sourceIndex: number;
-    label: string;
-    view: PackageView;
-    readme?: string;
-    read: boolean;
-  }[] = [];
+  const deferred: PageSource[] = [];
   const viewed = indexes.map((index) => {
     const source = config.sources.find((s) => s.index === index.sourceIndex);
     const context = source === undefined ? "" : contextOf(source);
     const readPaths = mirror.readPaths(index.sourceIndex);
     const has = (path: string) => readPaths.has(path);
-    const views = packageViewsOf(config, index, index.packages, has, warn);
-    const byPath = new Map(index.packages.map((pkg) => [pkg.path, pkg]));
+    const earlyViews = early.get(index.sourceIndex) ?? new Map<string, PackageView>();
+    const late = index.packages.filter((pkg) => !earlyViews.has(pkg.path));
+    const lateViews = new Map(
+      packageViewsOf(config, index, late, has, warn).map((view) => [view.path, view]),
+    );
+    const views: PackageView[] = [];
     const packages = new Map<string, MemoPackage>();
     nextSources.set(index.sourceIndex, packages);
     const streamedByKey = filesByPackage(mirror.streamedFiles(index.sourceIndex));
-    for (const view of views) {
-      const pkg = byPath.get(view.path);
-      if (pkg === undefined) continue;
+    for (const pkg of index.packages) {
+      const view = earlyViews.get(pkg.path) ?? lateViews.get(pkg.path);
+      if (view === undefined) continue;
+      views.push(view);
       const readme = readmePath(pkg, has);
-      pageInputs.push({
-        sourceIndex: index.sourceIndex,
+      if (!earlyViews.has(pkg.path) || view.supersededBy !== undefined)
+        deferred.push({ pkg: view, ...readmeOf(index.sourceIndex, index.label, readme, true) });
+      if (!complete(pkg, has)) continue;
+      const digest = sha256Of(streamedByKey.get(pkg.path), `p/${pkg.path}.json`);
+      if (digest === undefined) continue;
+      packages.set(pkg.path, {
+        digest,
         label: index.label,
+        context,
         view,
-        read: true,
+        files: streamedByKey.get(pkg.path) ?? [],
         ...(readme === undefined ? {} : { readme }),
       });
-      if (complete(pkg, has)) {
-        const digest = sha256Of(streamedByKey.get(pkg.path), `p/${pkg.path}.json`);
-        if (digest !== undefined)
-          packages.set(pkg.path, {
-            digest,
-            label: index.label,
-            context,
-            view,
-            files: streamedByKey.get(pkg.path) ?? [],
-            ...(readme === undefined ? {} : { readme }),
-          });
-      }
     }
-    const reusedViews: PackageView[] = [];
     for (const [key, memo] of reusedBySource.get(index.sourceIndex) ?? []) {
       if (memo.label !== index.label)
         throw new PkgError(ExitCode.Failed, `internal: reused ${key} under another label`);
       packages.set(key, memo);
-      reusedViews.push(memo.view);
-      pageInputs.push({
-        sourceIndex: index.sourceIndex,
-        label: index.label,
-        view: memo.view,
-        read: false,
-        ...(memo.readme === undefined ? {} : { readme: memo.readme }),
-      });
+      views.push(memo.view);
+      deferred.push({ pkg: memo.view, ...readmeOf(index.sourceIndex, index.label, memo.readme, false) });
     }
-    return { label: index.label, sourceIndex: index.sourceIndex, packages: [...views, ...reusedViews] };
+    return { label: index.label, sourceIndex: index.sourceIndex, packages: views };
   });
+  run.log(`read ${indexes.reduce((n, index) => n + index.packages.length, 0)} packages`);
   const model = assembleSiteModel(config, viewed);
   await checkSiteRoutes(config, model);
 
@@ -220,25 +250,8 @@ async function runBuild(run: BuildRun) {
     mirror.place(index.sourceIndex, index.label, root, kept, warn);
     fileCounts.push(mirror.readPaths(index.sourceIndex).size + kept.length);
   }
-  const pages: PageSource[] = pageInputs.map((input) => ({
-    pkg: input.view,
-    ...(input.readme === undefined
-      ? {}
-      : {
-          readme: {
-            path: input.readme,
-            file: mirror.locate(input.sourceIndex, input.label, input.readme, input.read),
-          },
-        }),
-  }));
-  const written = await writeSite(writer, {
-    config,
-    model,
-    pages,
-    renderer: run.renderer,
-    warn,
-    log: run.log,
-  });
+  run.log("mirrored the index files");
+  const written = await writeSite(run.writer, { config, model, pages, deferred, warn, log: run.log });
   const packagesRead = indexes.reduce((n, index) => n + index.packages.length, 0);
   const packagesReused = [...reusedBySource.values()].reduce((n, reused) => n + reused.size, 0);
   return { model, written, fileCounts, nextSources, packagesRead, packagesReused };
@@ -265,6 +278,10 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
     options.warn?.(line);
   };
   const log = options.log ?? (() => {});
+  const t0 = performance.now();
+  const timedLog = process.env.PKG_CATALOG_TIMINGS
+    ? (line: string) => log(`${Math.round(performance.now() - t0)} ms: ${line}`)
+    : log;
   const outDir = resolve(options.outDir);
   const config = await loadCatalogConfig(options.configPath);
   checkOutputDir(outDir, inputDirs(config, options.cacheDir));
@@ -290,7 +307,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
     previous,
     cacheDir: options.cacheDir,
     warn,
-    log,
+    log: timedLog,
   };
   const suffix = randomBytes(6).toString("hex");
   let result: Awaited<ReturnType<typeof runBuild>>;
@@ -299,7 +316,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   if (previous !== undefined && existing !== undefined) {
     const stage = `${outDir}.stage-${suffix}`;
     writer = new SiteWriter(existing, { previous: { files: previous.files, stage } });
-    const mirror = new IndexMirror(writer, stage, true);
+    const mirror = new IndexMirror(writer, stage);
     try {
       result = await runBuild({ ...base, writer, mirror });
       // from here the output changes: a run stopped midway leaves no memo, so the next one builds anew
@@ -319,20 +336,9 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
     }
   } else {
     ({ result, writer } = await withAtomicOutput(outDir, async (temp) => {
-      const work = `${temp}-src`;
       const tempWriter = new SiteWriter(temp);
-      try {
-        return {
-          result: await runBuild({
-            ...base,
-            writer: tempWriter,
-            mirror: new IndexMirror(tempWriter, work, false),
-          }),
-          writer: tempWriter,
-        };
-      } finally {
-        await rm(work, { recursive: true, force: true });
-      }
+      const mirror = new IndexMirror(tempWriter, undefined);
+      return { result: await runBuild({ ...base, writer: tempWriter, mirror }), writer: tempWriter };
     }));
   }
 

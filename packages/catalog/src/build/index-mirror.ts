@@ -1,4 +1,3 @@
-import { renameSync } from "node:fs";
 import { join, sep } from "node:path";
 import type { WalkHooks } from "../sources/read-path.js";
 import { type FileIdent, sha256Hex } from "./memo.js";
@@ -15,69 +14,105 @@ export function indexFileKey(path: string, bytes: Uint8Array): string {
   return hex === undefined ? sha256Hex(bytes) : `sha256:${hex}`;
 }
 
+interface SourceStream {
+  files: StreamedFile[];
+  paths: Set<string>;
+  skipped: string[];
+  /** Where this source's files go: `index/<label>/` of a new site, else its own stage directory. */
+  dir: string | undefined;
+  /** Files that came before the label was known (config.json and c/index.json). */
+  waiting: [string, Uint8Array][];
+  label: string | undefined;
+}
+
 /**
  * Mirrors every verified index file into the site (under `index/<label>/`, and at the site root for
- * the root index) as the sources are read, so their bytes are never all held at once. A source's
- * label is settled only once all of it is read, so its files first land in a directory of their own
- * (`<work>/src-<n>/`): `place` then moves them to their site paths (one rename of the directory when
- * writing a new site, each new file at commit when updating a previous one).
+ * the root index) as the sources are read, so their bytes are never all held at once.
+ *
+ * A successful build has one label per source, the first segment of every package name (or the
+ * explicit label they must all match), so the first package read settles where a new site's files
+ * go; what came before it waits. Onto a previous output, files go to a stage directory of the
+ * source, and `place` moves each new one into the site at commit.
  */
 export class IndexMirror {
-  private readonly streamed = new Map<number, StreamedFile[]>();
-  private readonly skipped = new Map<number, string[]>();
-  private readonly placed = new Set<number>();
+  private readonly sources = new Map<number, SourceStream>();
 
   constructor(
     private readonly writer: SiteWriter,
-    /** Where the files of each source are streamed to (inside the site root for a new site). */
-    private readonly work: string,
-    private readonly incremental: boolean,
+    /** The stage directory of an incremental build; undefined when writing a new site. */
+    private readonly stage: string | undefined,
   ) {}
 
-  private sourceDir(sourceIndex: number): string {
-    return `${this.work}${sep}src-${sourceIndex}`;
+  private stream(sourceIndex: number): SourceStream {
+    let stream = this.sources.get(sourceIndex);
+    if (stream === undefined) {
+      stream = { files: [], paths: new Set(), skipped: [], dir: undefined, waiting: [], label: undefined };
+      this.sources.set(sourceIndex, stream);
+    }
+    return stream;
   }
 
-  /** The `onFiles` hook of a source's walk. */
-  onFiles(sourceIndex: number): NonNullable<WalkHooks["onFiles"]> {
-    const files: StreamedFile[] = [];
-    const skipped: string[] = [];
-    this.streamed.set(sourceIndex, files);
-    this.skipped.set(sourceIndex, skipped);
-    const dir = this.sourceDir(sourceIndex);
-    return (read) => {
-      for (const [path, bytes] of read) {
-        if (!isSafeRelativePath(path)) {
-          skipped.push(path);
-          continue;
+  /** The `onFiles` hook of a source's walk; `explicitLabel` is the config's label, if any. */
+  onFiles(sourceIndex: number, explicitLabel: string | undefined): NonNullable<WalkHooks["onFiles"]> {
+    const stream = this.stream(sourceIndex);
+    return (read, label) => {
+      if (stream.dir === undefined) {
+        const settled = explicitLabel ?? label;
+        if (settled === undefined) {
+          stream.waiting.push(...read);
+          return;
         }
-        const file = join(dir, path);
-        this.writer.ensureDir(file.slice(0, file.lastIndexOf(sep)));
-        files.push([path, indexFileKey(path, bytes), this.writer.createFile(file, bytes, path)]);
+        this.settle(stream, sourceIndex, settled);
       }
+      this.write(stream, read);
     };
   }
 
-  /** The files read from a source this build: index-relative path and key. */
-  streamedFiles(sourceIndex: number): [string, string][] {
-    return (this.streamed.get(sourceIndex) ?? []).map(([path, key]) => [path, key]);
+  private settle(stream: SourceStream, sourceIndex: number, label: string): void {
+    stream.label = label;
+    stream.dir =
+      this.stage === undefined
+        ? join(this.writer.root, "index", label)
+        : join(this.stage, `src-${sourceIndex}`);
+    const waiting = stream.waiting;
+    stream.waiting = [];
+    this.write(stream, waiting);
   }
 
-  /** Paths (index-relative) of the files read from a source this build. */
-  readPaths(sourceIndex: number): Set<string> {
-    return new Set((this.streamed.get(sourceIndex) ?? []).map(([path]) => path));
+  private write(stream: SourceStream, read: [string, Uint8Array][]): void {
+    const dir = stream.dir as string;
+    for (const [path, bytes] of read) {
+      if (!isSafeRelativePath(path)) {
+        stream.skipped.push(path);
+        continue;
+      }
+      const file = join(dir, path);
+      this.writer.ensureDir(file.slice(0, file.lastIndexOf(sep)));
+      stream.files.push([path, indexFileKey(path, bytes), this.writer.createFile(file, bytes, path)]);
+      stream.paths.add(path);
+    }
+  }
+
+  /** The files read from a source this build (so far): index-relative path and key. */
+  streamedFiles(sourceIndex: number): [string, string][] {
+    return (this.sources.get(sourceIndex)?.files ?? []).map(([path, key]) => [path, key]);
+  }
+
+  /** Paths (index-relative) of the files read from a source this build (so far). */
+  readPaths(sourceIndex: number): ReadonlySet<string> {
+    return this.sources.get(sourceIndex)?.paths ?? new Set();
   }
 
   /** Where a file of a source can be read during this build (a README for its page). */
   locate(sourceIndex: number, label: string, path: string, readThisBuild: boolean): string {
-    if (readThisBuild && (this.incremental || !this.placed.has(sourceIndex)))
-      return join(this.sourceDir(sourceIndex), path);
+    const dir = this.sources.get(sourceIndex)?.dir;
+    if (readThisBuild && dir !== undefined) return join(dir, path);
     return join(this.writer.root, "index", label, path);
   }
 
   /**
-   * Gives the streamed files of a source their site paths, now that its label is settled; files of
-   * packages reused from the previous output (`kept`, index-relative path and key) keep theirs.
+   * Gives the files of a source their site paths, now that its label is settled; files of packages
+   * reused from the previous output (`kept`, index-relative path and key) keep theirs.
    */
   place(
     sourceIndex: number,
@@ -86,23 +121,22 @@ export class IndexMirror {
     kept: Iterable<[string, string]>,
     warn: (line: string) => void,
   ): void {
+    const stream = this.stream(sourceIndex);
+    if (stream.dir === undefined) this.settle(stream, sourceIndex, label);
+    if (stream.label !== label)
+      throw new Error(`internal: the files of ${label} were streamed as ${stream.label}`);
     const owner = `the index ${label}`;
-    for (const path of this.skipped.get(sourceIndex) ?? [])
+    for (const path of stream.skipped)
       warn(`${label}: skipped index file ${JSON.stringify(path)}: not a plain relative path`);
-    const files = this.streamed.get(sourceIndex) ?? [];
     const base = `index/${label}`;
-    if (!this.incremental && files.length > 0) {
-      this.writer.ensureDir(join(this.writer.root, "index"));
-      renameSync(this.sourceDir(sourceIndex), join(this.writer.root, base));
-    }
-    this.placed.add(sourceIndex);
-    for (const [path, key, ident] of files) {
-      const staged = this.incremental ? join(this.sourceDir(sourceIndex), path) : undefined;
+    for (const [path, key, ident] of stream.files) {
+      const staged = this.stage === undefined ? undefined : join(stream.dir as string, path);
       this.writer.adopt(`${base}/${path}`, owner, key, ident, staged);
     }
-    for (const [path, key] of kept) this.writer.keepPrevious(`${base}/${path}`, owner, key);
+    const keptFiles = [...kept];
+    for (const [path, key] of keptFiles) this.writer.keepPrevious(`${base}/${path}`, owner, key);
     if (!root) return;
-    for (const [path] of files) this.writer.linkSync(path, `${base}/${path}`, owner);
-    for (const [path] of kept) this.writer.linkSync(path, `${base}/${path}`, owner);
+    for (const [path] of stream.files) this.writer.linkSync(path, `${base}/${path}`, owner);
+    for (const [path] of keptFiles) this.writer.linkSync(path, `${base}/${path}`, owner);
   }
 }

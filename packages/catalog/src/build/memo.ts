@@ -47,15 +47,45 @@ export interface MemoPackage {
 }
 
 /** Format of the memo file; a memo of another format is ignored. */
-const FORMAT = 1;
+const FORMAT = 2;
 
+/** The memo file: each directory's files as [name, key (0: the content address its name holds),
+ *  ino, size, mtimeMs], each package's index files as its object names (its root's key is its digest). */
 interface MemoJson {
   format: number;
   out: string;
   renderer: string;
-  /** [path, key, ino, size, mtimeMs] */
-  files: [string, string, number, number, number][];
-  sources: [number, [string, MemoPackage][]][];
+  dirs: [string, [string, string | 0, number, number, number][]][];
+  sources: [number, [string, PackageJson][]][];
+}
+
+type PackageJson = Omit<MemoPackage, "files"> & { objects: string[] };
+
+const objectName = /^[0-9a-f]{64}\.[a-z]+$/;
+
+/** The key an index file's name implies (content-addressed objects), else undefined. */
+function impliedKey(dir: string, name: string): string | undefined {
+  return objectName.test(name) && dir.endsWith("/o/sha256") ? `sha256:${name.slice(0, 64)}` : undefined;
+}
+
+function packageToJson(key: string, memo: MemoPackage): PackageJson | undefined {
+  const objects: string[] = [];
+  const prefix = `p/${key}/o/sha256/`;
+  for (const [path, fileKey] of memo.files) {
+    if (path === `p/${key}.json` && `sha256:${fileKey}` === memo.digest) continue;
+    const name = path.slice(prefix.length);
+    if (!path.startsWith(prefix) || fileKey !== impliedKey(prefix.slice(0, -1), name)) return undefined;
+    objects.push(name);
+  }
+  const { files: _files, ...rest } = memo;
+  return { ...rest, objects };
+}
+
+function packageFromJson(key: string, json: PackageJson): MemoPackage {
+  const { objects, ...rest } = json;
+  const files: [string, string][] = [[`p/${key}.json`, json.digest.replace(/^sha256:/, "")]];
+  for (const name of objects) files.push([`p/${key}/o/sha256/${name}`, `sha256:${name.slice(0, 64)}`]);
+  return { ...rest, files };
 }
 
 export function emptyMemo(out: string, renderer: string): BuildMemo {
@@ -80,10 +110,17 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
   if (json?.format !== FORMAT || json.out !== out || json.renderer !== renderer) return undefined;
   try {
     const files = new Map<string, MemoFile>();
-    for (const [path, key, ino, size, mtimeMs] of json.files)
-      files.set(path, { key, ident: [ino, size, mtimeMs] });
+    for (const [dir, entries] of json.dirs) {
+      const prefix = dir === "" ? "" : `${dir}/`;
+      for (const [name, key, ino, size, mtimeMs] of entries) {
+        const implied = key === 0 ? impliedKey(dir, name) : key;
+        if (implied === undefined) return undefined;
+        files.set(prefix + name, { key: implied, ident: [ino, size, mtimeMs] });
+      }
+    }
     const sources = new Map<number, Map<string, MemoPackage>>();
-    for (const [index, packages] of json.sources) sources.set(index, new Map(packages));
+    for (const [index, packages] of json.sources)
+      sources.set(index, new Map(packages.map(([key, pkg]) => [key, packageFromJson(key, pkg)])));
     return { out, renderer, files, sources };
   } catch {
     return undefined;
@@ -92,15 +129,26 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
 
 /** Writes the memo (a temporary file renamed over the old one). Files without identity are left out. */
 export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
-  const files: MemoJson["files"] = [];
-  for (const [path, { key, ident }] of memo.files) if (ident) files.push([path, key, ...ident]);
-  const json: MemoJson = {
-    format: FORMAT,
-    out: memo.out,
-    renderer: memo.renderer,
-    files,
-    sources: [...memo.sources].map(([index, packages]) => [index, [...packages]]),
-  };
+  const dirs = new Map<string, MemoJson["dirs"][number][1]>();
+  for (const [path, { key, ident }] of memo.files) {
+    if (ident === undefined || key === "") continue;
+    const at = path.lastIndexOf("/");
+    const dir = at < 0 ? "" : path.slice(0, at);
+    const name = path.slice(at + 1);
+    const entries = dirs.get(dir) ?? [];
+    entries.push([name, impliedKey(dir, name) === key ? 0 : key, ...ident]);
+    dirs.set(dir, entries);
+  }
+  const sources: MemoJson["sources"] = [];
+  for (const [index, packages] of memo.sources) {
+    const list: [string, PackageJson][] = [];
+    for (const [key, pkg] of packages) {
+      const json = packageToJson(key, pkg);
+      if (json !== undefined) list.push([key, json]);
+    }
+    sources.push([index, list]);
+  }
+  const json: MemoJson = { format: FORMAT, out: memo.out, renderer: memo.renderer, dirs: [...dirs], sources };
   const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
   try {
     await mkdir(join(file, ".."), { recursive: true });

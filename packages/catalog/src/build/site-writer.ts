@@ -17,14 +17,9 @@ import { type FileIdent, identOf, type MemoFile, sha256Hex } from "./memo.js";
 
 /** A relative site path: `/`-separated, no empty, `.` or `..` segment, no backslash or control character. */
 export function isSafeRelativePath(path: string): boolean {
-  if (
-    path.length === 0 ||
-    path.startsWith("/") ||
-    [...path].some((c) => c === "\\" || c.charCodeAt(0) < 0x20)
-  ) {
-    return false;
-  }
-  return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+  if (/(?:^|\/)\.{0,2}(?:\/|$)/.test(path) || path.includes("\\")) return false;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) < 0x20) return false;
+  return true;
 }
 
 /** Where a build puts what it produces. */
@@ -75,15 +70,12 @@ export class SiteWriter {
 
   /** Checks and claims a site path for `owner`; returns it normalised. */
   claim(path: string, owner: string): string {
-    const normalised = path.replace(/^\/+/, "");
-    if (!isSafeRelativePath(normalised) || posix.normalize(normalised) !== normalised) {
+    const normalised = path.startsWith("/") ? path.replace(/^\/+/, "") : path;
+    // a plain path (no empty, `.` or `..` segment) stays inside the root
+    if (!isSafeRelativePath(normalised)) {
       throw dataError(
         `refusing to write ${JSON.stringify(path)} for ${owner}: not a plain path inside the site`,
       );
-    }
-    const absolute = resolve(this.root, normalised);
-    if (!absolute.startsWith(this.root + sep)) {
-      throw dataError(`refusing to write ${JSON.stringify(path)} for ${owner}: outside the output directory`);
     }
     const previous = this.owners.get(normalised);
     if (previous !== undefined || this.dirs.has(normalised)) {
@@ -91,16 +83,16 @@ export class SiteWriter {
         `route collision: /${normalised} is produced by ${previous ?? "a directory"} and by ${owner}`,
       );
     }
-    let at = normalised.indexOf("/");
-    while (at >= 0) {
+    // the parent directories, deepest first, up to one already known (its own were checked then)
+    for (let at = normalised.lastIndexOf("/"); at > 0; at = normalised.lastIndexOf("/", at - 1)) {
       const dir = normalised.slice(0, at);
+      if (this.dirs.has(dir)) break;
       const file = this.owners.get(dir);
       if (file !== undefined)
         throw dataError(
           `route collision: /${dir} is produced by ${file} and used as a directory by ${owner}`,
         );
       this.dirs.add(dir);
-      at = normalised.indexOf("/", at + 1);
     }
     this.owners.set(normalised, owner);
     return normalised;

@@ -8,7 +8,7 @@ import {
 import type { PathSourceEntry } from "../config/types.js";
 
 /** What a build passes into the walk of one source: packages it still holds, and where files go. */
-export type WalkHooks = Pick<WalkOptions, "reuse" | "onFiles">;
+export type WalkHooks = Pick<WalkOptions, "reuse" | "onFiles" | "onPackage">;
 
 export interface PathReadOptions {
   concurrency?: number;

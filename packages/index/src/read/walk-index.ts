@@ -31,9 +31,12 @@ export interface WalkOptions {
    *  bytes), and it is listed in `reused` under that label. */
   reuse?: (key: string, digest: string) => string | undefined;
   /** Takes the files as soon as they are read and verified (config.json and c/index.json, then each
-   *  package's files once the package is complete). The walk then keeps none of their bytes: `files`
-   *  stays empty and packages have no `readme` (its bytes went to `onFiles`). */
-  onFiles?: (files: [string, Uint8Array][]) => void | Promise<void>;
+   *  package's files once the package is complete, with the label its name starts with). The walk
+   *  then keeps none of their bytes: `files` stays empty and packages have no `readme` (its bytes
+   *  went to `onFiles`). */
+  onFiles?: (files: [string, Uint8Array][], label?: string) => void | Promise<void>;
+  /** Told of each package as soon as it is read (after `onFiles` took its files), with its label. */
+  onPackage?: (pkg: LoadedPackage, label: string) => void;
 }
 
 /** Walks config.json → c/index.json → every root → its image indexes, readme and logo. */
@@ -70,10 +73,11 @@ export async function walkIndex(reader: IndexFileReader, options: WalkOptions): 
   const read = async (key: string, digest: string) => {
     const outcome = await readPackage(ctx, key, digest);
     if (onFiles && outcome.ok) {
-      await onFiles(outcome.files);
+      await onFiles(outcome.files, outcome.label);
       outcome.files = [];
       delete outcome.pkg.readme;
     }
+    if (outcome.ok) options.onPackage?.(outcome.pkg, outcome.label);
     return outcome;
   };
   const outcomes = await Promise.all(
