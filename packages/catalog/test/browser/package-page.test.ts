@@ -60,9 +60,10 @@ describe("a package page in Chromium", () => {
     const version = await view.page.locator(".facts dd").first().innerText();
     expect(aliasesOfLatest).toContain(version);
     // commands the shipped pkg CLI takes (test/site/install-commands.test.ts parses them with it)
-    const pull = `pkg package pull ${root.repository.replace("oci://", "")}:${version} -o bun`;
+    const reference = `${root.repository.replace("oci://", "")}:${version}`;
+    const pull = `pkg package pull ${reference} -o bun`;
     expect(await view.page.locator("pre.command code").allInnerTexts()).toEqual(
-      pkgHasExec ? [`pkg exec ${root.name}:${version}`, pull] : [pull],
+      pkgHasExec ? [`pkg exec ${reference}`, pull] : [pull],
     );
 
     // one row per OS and libc, named by its OS badge; a cell per architecture, marked and worded

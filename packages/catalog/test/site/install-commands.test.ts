@@ -80,7 +80,7 @@ describe("the install block's commands", () => {
         program.parse(argvOf(command), { from: "user" });
         expect(parsed.length, command).toBe(1);
         const [run] = parsed;
-        if (run?.path === "package pull") {
+        if (run?.path === "package pull" || run?.path === "exec") {
           // the reference the action would open, checked by the parser pull uses
           const reference = parseReference(String(run.args[0]));
           expect(`oci://${reference.registry}/${reference.repository}`).toBe(pkg.repository);
@@ -110,12 +110,13 @@ describe("the install block's commands", () => {
       },
     ]);
     expect(installCommands(bun as PackageView, true)[0]?.command).toBe(
-      `pkg exec ocx.sh/oven-sh/bun:${bun?.latest}`,
+      `pkg exec ghcr.io/ocx-contrib/oven-sh/bun:${bun?.latest}`,
     );
   });
 
   it("show nothing an index's odd text would turn into another shell command", () => {
     expect(installCommands(viewOf("oci://r.example/a/b")).map((c) => c.command)).toEqual([
+      ...(pkgHasExec ? ["pkg exec r.example/a/b:1.0"] : []),
       "pkg package pull r.example/a/b:1.0 -o b",
     ]);
     for (const repository of [

@@ -2,13 +2,14 @@ import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { TOOL_VERSION } from "../version-info.js";
 import { createCommand } from "./commands/create.js";
 import { describeCommand } from "./commands/describe.js";
+import { execCommand } from "./commands/exec.js";
 import { pullCommand } from "./commands/pull.js";
 import { pushCommand } from "./commands/push.js";
 import { tagsCommand } from "./commands/tags.js";
 
 export function buildProgram(): CommandUnknownOpts {
   const program = new Command("pkg")
-    .description("Create, publish and fetch pkg packages: tool releases as OCI artifacts.")
+    .description("Create, publish, fetch and run pkg packages: tool releases as OCI artifacts.")
     .version(TOOL_VERSION)
     .addHelpText(
       "after",
@@ -16,7 +17,8 @@ export function buildProgram(): CommandUnknownOpts {
 Registry credentials come from PKG_AUTH_<HOST>_TYPE/_USER/_TOKEN, then ~/.netrc (or $NETRC),
 then Docker's config.json; never from the command line.
 Exit codes: 0 ok, 1 failed, 64 usage, 65 bad input, 69 registry unavailable,
-74 I/O error, 75 transient registry failure (retry), 80 authentication rejected.`,
+74 I/O error, 75 transient registry failure (retry), 80 authentication rejected;
+pkg exec ends with its command's status once the command runs.`,
     );
   const pkg = new Command("package").description("Work with packages.");
   pkg.addCommand(createCommand());
@@ -25,5 +27,6 @@ Exit codes: 0 ok, 1 failed, 64 usage, 65 bad input, 69 registry unavailable,
   pkg.addCommand(pullCommand());
   pkg.addCommand(tagsCommand());
   program.addCommand(pkg);
+  program.addCommand(execCommand());
   return program;
 }

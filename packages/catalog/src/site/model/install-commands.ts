@@ -2,10 +2,9 @@ import type { PackageView } from "./types.js";
 
 /**
  * Whether the shipped `pkg` CLI has `pkg exec`. The catalog does not depend on the package tool (its
- * users install it alone), so a test holds this in step with the `pkg` program's commands: when
- * `pkg exec` lands, that test fails until this turns true, and the exec line appears.
+ * users install it alone), so a test holds this in step with the `pkg` program's commands.
  */
-export const pkgHasExec = false;
+export const pkgHasExec = true;
 
 /** One command of a package page's install block, with the sentence that introduces it. */
 export interface InstallCommand {
@@ -25,9 +24,6 @@ function isRegistryHost(host: string): boolean {
 const componentPattern = /^[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*$/;
 /** An OCI tag. */
 const tagPattern = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
-/** A word a POSIX shell and PowerShell take literally: a copied command runs as shown. */
-const plainWord = /^[A-Za-z0-9_][A-Za-z0-9._/:@+-]*$/;
-
 /** `registry/repository` of an `oci://` repository URL, when it is a well-formed one. */
 export function registryRepository(repository: string): string | undefined {
   const match = /^oci:\/\/([^/]+)\/(.+)$/.exec(repository);
@@ -38,24 +34,23 @@ export function registryRepository(repository: string): string | undefined {
 }
 
 /**
- * The commands the install block shows, each one the shipped `pkg` CLI takes: `pkg package pull` of
- * the latest version from the package's repository into a directory named after it, and `pkg exec`
- * once the CLI has it. Only commands made of plain words are shown, so an index's odd text never
- * becomes a shell command; none without a latest version.
+ * The commands the install block shows, each one the shipped `pkg` CLI takes: `pkg exec
+ * REGISTRY/REPO:TAG` (install the latest version from the package's repository and run its
+ * entrypoint) and `pkg package pull` of it into a directory named after it. Only a well-formed
+ * repository and tag are shown, so an index's odd text never becomes a shell command; none without
+ * a latest version.
  */
 export function installCommands(pkg: PackageView, hasExec: boolean = pkgHasExec): InstallCommand[] {
   const version = pkg.latest;
   if (version === undefined || !tagPattern.test(version)) return [];
-  const commands: InstallCommand[] = [];
-  if (hasExec && plainWord.test(pkg.name))
-    commands.push({ lead: "Run it with pkg:", command: `pkg exec ${pkg.name}:${version}` });
   const repository = registryRepository(pkg.repository);
-  if (repository !== undefined) {
-    const dir = repository.slice(repository.lastIndexOf("/") + 1);
-    commands.push({
-      lead: `Pull version ${version} for this machine into ./${dir} with pkg:`,
-      command: `pkg package pull ${repository}:${version} -o ${dir}`,
-    });
-  }
+  if (repository === undefined) return [];
+  const commands: InstallCommand[] = [];
+  if (hasExec) commands.push({ lead: "Run it with pkg:", command: `pkg exec ${repository}:${version}` });
+  const dir = repository.slice(repository.lastIndexOf("/") + 1);
+  commands.push({
+    lead: `Pull version ${version} for this machine into ./${dir} with pkg:`,
+    command: `pkg package pull ${repository}:${version} -o ${dir}`,
+  });
   return commands;
 }
