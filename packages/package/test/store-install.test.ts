@@ -4,8 +4,16 @@ import { join } from "node:path";
 import type { Logger } from "@pkg/common";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packageEnvironment, resolveCommand } from "../src/exec/index.js";
+import type { Metadata } from "../src/metadata/index.js";
 import { detectHostPlatform } from "../src/platform/index.js";
-import { blobPath, type InstallOptions, installPackage, type Store } from "../src/store/index.js";
+import {
+  blobPath,
+  type InstallOptions,
+  installDependencies,
+  installPackage,
+  type Store,
+} from "../src/store/index.js";
 import { sweepStaleWork } from "../src/store/temp.js";
 import { file } from "./support/bundle-trees.js";
 import { namesIn, type PushedPackage, publishPackage, script } from "./support/exec-packages.js";
@@ -161,6 +169,27 @@ describe("the package store", () => {
       installPackage("acme/two:1", options(store, recordingLog(), { offline: true })),
     ).rejects.toMatchObject({
       exitCode: 69,
+    });
+  });
+
+  it("installs the dependencies of a package that is not in the store, for its environment (as package test does)", async () => {
+    const store = newStore();
+    const metadata: Metadata = {
+      type: "bundle",
+      version: 1,
+      env: [{ key: "PATH", type: "path", value: "${installPath}/bin" }],
+      dependencies: [{ identifier: `r.example/acme/one@${shared.one.manifestDigest}`, visibility: "public" }],
+    };
+    const dependencies = await installDependencies(metadata, options(store));
+    expect([...dependencies.keys()]).toEqual(["one"]);
+    const local = { metadata, installPath: join(work.path, "local-tree"), dependencies };
+    const { env, packageDirs } = packageEnvironment(local, "self", { PATH: "/usr/bin:/bin" }, "unix");
+    const one = dependencies.get("one")?.installPath ?? "";
+    expect(packageDirs).toEqual([join(local.installPath, "bin"), join(one, "bin")]);
+    expect(env.PATH).toBe(`${local.installPath}/bin:${one}/bin:/usr/bin:/bin`);
+    expect(await resolveCommand("tool", packageDirs, env.PATH, "unix")).toEqual({
+      path: join(one, "bin", "tool"),
+      from: "package",
     });
   });
 

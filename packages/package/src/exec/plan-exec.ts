@@ -1,7 +1,14 @@
 import { join } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
 import type { InstalledPackage } from "../store/installed.js";
-import { applyEnvPlan, composeEnv, type EnvOs, type EnvView, packagePathDirs } from "./compose-env.js";
+import {
+  applyEnvPlan,
+  composeEnv,
+  type EnvOs,
+  type EnvPackage,
+  type EnvView,
+  packagePathDirs,
+} from "./compose-env.js";
 import { launcherFileName } from "./launchers.js";
 import { type ResolvedCommand, resolveCommand } from "./resolve-command.js";
 
@@ -19,7 +26,7 @@ export interface ExecPlan {
  * host's PATH.
  */
 export function packageEnvironment(
-  pkg: InstalledPackage,
+  pkg: EnvPackage,
   view: EnvView,
   base: Readonly<Record<string, string | undefined>>,
   os: EnvOs,

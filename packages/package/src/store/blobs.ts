@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { dataError } from "@pkg/common";
 import { parseDigest } from "@pkg/oci";
@@ -30,11 +30,13 @@ export async function readBlob(store: Store, digest: string): Promise<Buffer | u
 /**
  * Stores `bytes` under `digest` after checking that they hash to it (exit 65 otherwise): written
  * to a temporary name beside and renamed, so a reader sees the whole blob or none. Two writers of
- * one blob write the same bytes; the last rename wins, harmlessly.
+ * one blob write the same bytes; the last rename wins, harmlessly. A blob of that size already
+ * there is kept (it is checked whenever it is read).
  */
 export async function writeBlob(store: Store, digest: string, bytes: Buffer): Promise<void> {
   if (!matchesDigest(bytes, digest)) throw dataError(`content does not match its digest ${digest}`);
   const path = blobPath(store, digest);
+  if ((await stat(path).catch(() => undefined))?.size === bytes.length) return;
   await mkdir(dirname(path), { recursive: true });
   await writeAtomically(path, "blob", (temp) => writeFile(temp, bytes));
 }

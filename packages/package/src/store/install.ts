@@ -1,6 +1,8 @@
 import { dataError, type Logger } from "@pkg/common";
 import type { EnvOs } from "../exec/compose-env.js";
 import { hostEnvOs } from "../exec/compose-env.js";
+import { dependencyName } from "../metadata/dependencies.js";
+import type { Metadata } from "../metadata/model.js";
 import { type InstalledPackage, readInstalled } from "./installed.js";
 import { resolveManifest, type SourceOptions } from "./resolve.js";
 
@@ -42,4 +44,19 @@ async function install(
   const now = await readInstalled(options.store, digest);
   if (!now) throw new Error(`${identifier}: installed, but not found in the store afterwards`);
   return now;
+}
+
+/**
+ * Installs every dependency `metadata` declares (recursively) and returns them by name, as
+ * `EnvPackage.dependencies` wants them: for a package that is not itself in the store (a tree
+ * being tested before it is pushed).
+ */
+export async function installDependencies(
+  metadata: Metadata,
+  options: InstallOptions,
+): Promise<Map<string, InstalledPackage>> {
+  const installed = new Map<string, InstalledPackage>();
+  for (const dependency of metadata.dependencies ?? [])
+    installed.set(dependencyName(dependency), await installPackage(dependency.identifier, options));
+  return installed;
 }

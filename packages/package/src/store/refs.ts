@@ -13,6 +13,7 @@ export async function readRef(store: Store, segments: readonly string[]): Promis
 
 /** Remembers what a tag resolved to, replacing the file atomically (a reader sees the old digest or the new). */
 export async function writeRef(store: Store, segments: readonly string[], digest: string): Promise<void> {
+  if ((await readRef(store, segments)) === digest) return;
   const path = refPath(store, segments);
   await mkdir(dirname(path), { recursive: true });
   await writeAtomically(path, "tag reference", (temp) => writeFile(temp, `${digest}\n`));
