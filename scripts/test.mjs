@@ -22,6 +22,7 @@ const debianPackages = {
   zip: "/usr/bin/zip",
   binutils: "/usr/bin/readelf",
   git: "/usr/bin/git",
+  "libxml2-utils": "/usr/bin/xmllint",
   chromium: "/usr/bin/chromium",
 };
 
