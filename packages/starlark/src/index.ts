@@ -15,6 +15,28 @@ export { Builtin, type BuiltinImpl, parseSignature, type Signature } from "./eva
 export { StarlarkFunction } from "./eval/function.js";
 export { Thread, type ThreadOptions } from "./eval/thread.js";
 export { type ExecOptions, type ExecRequest, evalExpression, execModule, type ModuleResult } from "./exec.js";
+export {
+  asBool,
+  asInt,
+  asList,
+  asString,
+  asStringDict,
+  asStringList,
+  optional,
+  toJS,
+  toStarlark,
+} from "./host/convert.js";
+export {
+  EnumValue,
+  enumType,
+  type HostArgs,
+  hostFunction,
+  Namespace,
+  namespace,
+  Struct,
+  type StructOptions,
+  struct,
+} from "./host/host.js";
 export { Bytes } from "./values/bytes.js";
 export { compare, equals } from "./values/compare.js";
 export { Dict, SSet } from "./values/dict.js";

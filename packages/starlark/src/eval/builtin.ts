@@ -30,6 +30,8 @@ export interface Signature {
   readonly kwargsSlot: number;
   /** The number of slots: one per parameter, in declaration order. */
   readonly size: number;
+  /** The parameter name of each slot. */
+  readonly slotNames: readonly string[];
 }
 
 const tokenRe =
@@ -74,6 +76,7 @@ export function parseSignature(text: string): Signature {
   let size = 0;
   let varargsSlot = -1;
   let kwargsSlot = -1;
+  const slotNames: string[] = [];
   const defaults: (Value | undefined)[] = [];
   const optional: boolean[] = [];
   let numPositional = -1;
@@ -90,15 +93,18 @@ export function parseSignature(text: string): Signature {
       if (/^[A-Za-z_]/.test(toks[p] ?? "")) {
         varargs = true;
         varargsSlot = size++;
+        slotNames.push(toks[p] as string);
         p++;
       }
     } else if (t === "**") {
       kwargs = true;
       kwargsSlot = size++;
+      slotNames.push(toks[p] as string);
       p++;
     } else {
       names.push(t);
       slots.push(size++);
+      slotNames.push(t);
       if (toks[p] === "=") {
         p++;
         let lit = toks[p++] as string;
@@ -133,6 +139,7 @@ export function parseSignature(text: string): Signature {
     varargsSlot,
     kwargsSlot,
     size,
+    slotNames,
   };
 }
 

@@ -42,7 +42,8 @@ import {
 } from "../values/ops.js";
 import { Range } from "../values/range.js";
 import { Cell, type Mutable, truth, typeName, type Value } from "../values/value.js";
-import { callMethod, getAttr, setAttr } from "./attr.js";
+import { getAttr, methodsOf, setAttr } from "./attr.js";
+import { bindSignature, type Method } from "./builtin.js";
 import {
   BREAK,
   Code,
@@ -872,12 +873,24 @@ export class Compiler {
       if (c.fn.kind === "Dot") {
         const recvE = this.expr(c.fn.x);
         const name = c.fn.name;
+        const dot = c.fn;
         return (fr) => {
           const recv = recvE(fr);
+          const m = methodsOf(recv)?.get(name);
+          let fn: Value = null;
+          if (m === undefined) {
+            try {
+              fn = getAttr(recv, name);
+            } catch (e) {
+              throw locate(e, fr, dot);
+            }
+          }
           const args: Value[] = new Array(n);
           for (let k = 0; k < n; k++) args[k] = (argEs[k] as CExpr)(fr);
           try {
-            return callMethod(fr.thread, recv, name, args, kw);
+            return m !== undefined
+              ? m.impl(recv, bindSignature(m.sig, args, kw), fr.thread)
+              : callValue(fn, fr.thread, args, kw);
           } catch (e) {
             throw locateCall(e, fr, c);
           }
@@ -900,7 +913,22 @@ export class Compiler {
     const method = c.fn.kind === "Dot" ? { recv: this.expr(c.fn.x), name: c.fn.name } : undefined;
     const fnE = method ? undefined : this.expr(c.fn);
     return (fr) => {
-      const f = method ? method.recv(fr) : (fnE as CExpr)(fr);
+      let recv: Value = null;
+      let m: Method | undefined;
+      let f: Value = null;
+      if (method) {
+        recv = method.recv(fr);
+        m = methodsOf(recv)?.get(method.name);
+        if (m === undefined) {
+          try {
+            f = getAttr(recv, method.name);
+          } catch (e) {
+            throw locate(e, fr, c.fn);
+          }
+        }
+      } else {
+        f = (fnE as CExpr)(fr);
+      }
       const positional: Value[] = [];
       const kwvals: Value[] = [];
       const kwnames: string[] = [];
@@ -913,17 +941,10 @@ export class Compiler {
         } else if (p.kind === "star") {
           let items: readonly Value[];
           try {
-            if (typeof v === "string")
-              throw new StarlarkError("argument after * must be iterable, not string");
+            if (typeof v === "string") throw new StarlarkError("a string is not iterable");
             items = toArray(v);
-          } catch (e) {
-            throw locate(
-              e instanceof StarlarkError
-                ? e
-                : new StarlarkError(`argument after * must be iterable, not ${typeName(v)}`),
-              fr,
-              p.at,
-            );
+          } catch {
+            throw evalError(fr, p.at, `argument after * must be iterable, not ${typeName(v)}`);
           }
           for (const item of items) positional.push(item);
         } else {
@@ -940,8 +961,8 @@ export class Compiler {
       const args = kwvals.length > 0 ? positional.concat(kwvals) : positional;
       const names = kwnames.length > 0 ? kwnames : null;
       try {
-        return method
-          ? callMethod(fr.thread, f, method.name, args, names)
+        return m !== undefined
+          ? m.impl(recv, bindSignature(m.sig, args, names), fr.thread)
           : callValue(f, fr.thread, args, names);
       } catch (e) {
         throw locateCall(e, fr, c);

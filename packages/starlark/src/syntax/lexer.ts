@@ -208,7 +208,13 @@ class Lexer {
     }
     const last = this.tokens[this.tokens.length - 1];
     const col = this.i - this.lineStart + 1;
-    if (last && last.kind !== "NEWLINE" && last.kind !== "OUTDENT" && last.kind !== "INDENT") {
+    if (
+      last &&
+      this.depth === 0 &&
+      last.kind !== "NEWLINE" &&
+      last.kind !== "OUTDENT" &&
+      last.kind !== "INDENT"
+    ) {
       this.push("NEWLINE", this.line, col);
     }
     while (this.indents.length > 1) {

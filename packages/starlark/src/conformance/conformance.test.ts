@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { checkCase } from "./case.js";
+import { lexicalCases } from "./lexical.cases.js";
+import { operatorCases } from "./operators.cases.js";
+import { statementCases } from "./statements.cases.js";
+import { typeCases } from "./types.cases.js";
+
+const tables = { ...lexicalCases, ...typeCases, ...operatorCases, ...statementCases };
+
+for (const [section, cases] of Object.entries(tables)) {
+  describe(section, () => {
+    cases.forEach((c, i) => {
+      it(`${i}: ${(c.expr ?? c.file ?? "").slice(0, 60)}`, () => {
+        expect(checkCase(c)).toBeUndefined();
+      });
+    });
+  });
+}
