@@ -151,8 +151,12 @@ function istitle(s: string): boolean {
   return cased;
 }
 
-function replace(s: string, old: string, repl: string, count: number): string {
-  if (count < 0) return s.split(old).join(repl);
+function replace(s: string, old: string, repl: string, limit: number): string {
+  let count = limit;
+  if (count < 0) {
+    if (old !== "") return s.split(old).join(repl);
+    count = s.length + 1;
+  }
   let out = "";
   let i = 0;
   let n = 0;

@@ -58,18 +58,30 @@ class Block {
   ) {}
 }
 
+/** Edit distance counting an adjacent transposition as one edit (optimal string alignment). */
 function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = d[0] as number;
-    d[0] = i;
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    const row: number[] = [i];
     for (let j = 1; j <= b.length; j++) {
-      const cur = d[j] as number;
-      d[j] = Math.min(cur + 1, (d[j - 1] as number) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
+      if (i === 0) {
+        row.push(j);
+        continue;
+      }
+      const prev = rows[i - 1] as number[];
+      let d = Math.min(
+        (prev[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d = Math.min(d, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      }
+      row.push(d);
     }
+    rows.push(row);
   }
-  return d[b.length] as number;
+  return (rows[a.length] as number[])[b.length] as number;
 }
 
 class Resolver {
@@ -195,7 +207,8 @@ class Resolver {
     ]);
     for (let b: Block | undefined = block; b; b = b.parent) for (const n of b.names.keys()) candidates.add(n);
     let best = "";
-    let bestD = Math.max(1, Math.floor(name.length / 3)) + 1;
+    // a suggestion must be close: none for names of one or two characters
+    let bestD = (name.length <= 2 ? 0 : name.length <= 5 ? 1 : 2) + 1;
     for (const c of candidates) {
       const d = editDistance(name, c);
       if (d < bestD) {
