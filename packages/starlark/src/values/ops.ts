@@ -125,7 +125,8 @@ function floatDivMod(x: number, y: number): [number, number] {
     q = Math.floor(d);
     if (d - q > 0.5) q += 1;
   } else {
-    q = x / y < 0 ? -0 : 0;
+    const sign = x / y;
+    q = sign < 0 || Object.is(sign, -0) ? -0 : 0;
   }
   return [q, mod];
 }
