@@ -1,18 +1,19 @@
-// `npm run bench [create|push|check|sync|catalog] [-- runs]`: the benchmarks of the package tool, each comparing
+// `npm run bench [create|push|check|sync|catalog|starlark] [-- runs]`: the benchmarks of the package tool, each comparing
 // against its reference tool in the same run and printing the figures and the goals.
 import { formatCatalogBench, runCatalogBench } from "./bench/catalog.js";
 import { formatCheckBench, runCheckBench } from "./bench/check.js";
 import { formatCreateBench, runCreateBench } from "./bench/create.js";
 import { formatPushBench, runPushBench } from "./bench/push.js";
+import { formatStarlarkBench, runStarlarkBench } from "./bench/starlark.js";
 import { formatSyncBench, runSyncBench } from "./bench/sync.js";
 
 const which = process.argv[2] ?? "all";
 const runs = process.argv[3] ? Number(process.argv[3]) : undefined;
 if (
-  !["all", "create", "push", "check", "sync", "catalog"].includes(which) ||
+  !["all", "create", "push", "check", "sync", "catalog", "starlark"].includes(which) ||
   (runs !== undefined && !(runs >= 1))
 ) {
-  process.stderr.write("usage: npm run bench [-- all|create|push|check|sync|catalog [runs]]\n");
+  process.stderr.write("usage: npm run bench [-- all|create|push|check|sync|catalog|starlark [runs]]\n");
   process.exit(64);
 }
 
@@ -40,6 +41,11 @@ if (which === "all" || which === "sync") {
 if (which === "all" || which === "catalog") {
   const result = await runCatalogBench();
   process.stdout.write(`${formatCatalogBench(result)}\n`);
+  ok &&= result.ok;
+}
+if (which === "all" || which === "starlark") {
+  const result = await runStarlarkBench({ runs });
+  process.stdout.write(`${which === "all" ? "\n" : ""}${formatStarlarkBench(result)}\n`);
   ok &&= result.ok;
 }
 process.stdout.write(ok ? "all goals met\n" : "some goals NOT met\n");

@@ -17,23 +17,48 @@ function all(s: string, test: (ch: string) => boolean): boolean {
   return true;
 }
 
+function isCut(ch: string, set: Set<string> | undefined): boolean {
+  return set ? set.has(ch) : isSpaceCode(ch.codePointAt(0) as number);
+}
+
 /** Removes leading and/or trailing characters: white space, or the code points of `cutset`. */
 function strip(s: string, cutset: string | undefined, left: boolean, right: boolean): string {
-  const cps = [...s];
-  let a = 0;
-  let b = cps.length;
   const set = cutset === undefined ? undefined : new Set(cutset);
-  const cut = (ch: string): boolean => (set ? set.has(ch) : isSpaceCode(ch.codePointAt(0) as number));
-  if (left) while (a < b && cut(cps[a] as string)) a++;
-  if (right) while (b > a && cut(cps[b - 1] as string)) b--;
-  return cps.slice(a, b).join("");
+  let a = 0;
+  let b = s.length;
+  if (left) {
+    while (a < b) {
+      const ch = String.fromCodePoint(s.codePointAt(a) as number);
+      if (!isCut(ch, set)) break;
+      a += ch.length;
+    }
+  }
+  if (right) {
+    while (b > a) {
+      const low = s.charCodeAt(b - 1);
+      const w = low >= 0xdc00 && low <= 0xdfff && b - 2 >= a ? 2 : 1;
+      const ch = s.slice(b - w, b);
+      if (!isCut(ch, set)) break;
+      b -= w;
+    }
+  }
+  return s.slice(a, b);
 }
 
 function isSpaceAt(s: string, i: number): boolean {
   return isSpaceCode(s.charCodeAt(i));
 }
 
+/** Runs of white space (the characters of isSpaceCode). */
+const spaceRun = /[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+
 function splitWhitespace(s: string, maxsplit: number): string[] {
+  if (maxsplit < 0) {
+    const parts = s.split(spaceRun);
+    if (parts.length > 0 && parts[0] === "") parts.shift();
+    if (parts.length > 0 && parts[parts.length - 1] === "") parts.pop();
+    return parts;
+  }
   const out: string[] = [];
   let i = 0;
   const n = s.length;
@@ -102,11 +127,22 @@ function strList(items: string[]): List {
   return new List(items);
 }
 
-/** The affixes of startswith/endswith: a string or a tuple of strings. */
-function affixes(v: Value, what: string): string[] {
-  if (typeof v === "string") return [v];
-  if (v instanceof Tuple) return v.elems.map((e) => strArg(e, what));
-  throw wrongType(what, v, "string or tuple of strings");
+/** startswith/endswith: `affix` is a string or a tuple of strings. */
+function hasAffix(s: string, a: Value[], end: boolean, what: string): boolean {
+  const subject = a[1] === undefined && a[2] === undefined ? s : sliceRange(s, a[1], a[2], what);
+  const affix = a[0] as Value;
+  if (typeof affix === "string") return end ? subject.endsWith(affix) : subject.startsWith(affix);
+  if (!(affix instanceof Tuple)) throw wrongType(what, affix, "string or tuple of strings");
+  for (const e of affix.elems) {
+    const p = strArg(e, what);
+    if (end ? subject.endsWith(p) : subject.startsWith(p)) return true;
+  }
+  return false;
+}
+
+function sliceRange(s: string, start: Value | undefined, end: Value | undefined, what: string): string {
+  const [x, y] = indexRange(s.length, start, end, what);
+  return s.slice(x, y);
 }
 
 function find(s: string, args: Value[], last: boolean, what: string): number {
@@ -295,14 +331,7 @@ export const stringMethods = new Map<string, Method>([
   ["codepoints", method<S>("codepoints()", (s) => new StringView(s, "codepoints"))],
   ["elem_ords", method<S>("elem_ords()", (s) => new StringView(s, "elem_ords"))],
   ["codepoint_ords", method<S>("codepoint_ords()", (s) => new StringView(s, "codepoint_ords"))],
-  [
-    "endswith",
-    method<S>("endswith(suffix, start?, end?)", (s, a) => {
-      const [x, y] = indexRange(s.length, a[1], a[2], "endswith");
-      const slice = s.slice(x, y);
-      return affixes(a[0] as Value, "endswith").some((p) => slice.endsWith(p));
-    }),
-  ],
+  ["endswith", method<S>("endswith(suffix, start?, end?)", (s, a) => hasAffix(s, a, true, "endswith"))],
   ["find", method<S>("find(sub, start?, end?)", (s, a) => find(s, a, false, "find"))],
   ["rfind", method<S>("rfind(sub, start?, end?)", (s, a) => find(s, a, true, "rfind"))],
   [
@@ -440,10 +469,6 @@ export const stringMethods = new Map<string, Method>([
   ],
   [
     "startswith",
-    method<S>("startswith(prefix, start?, end?)", (s, a) => {
-      const [x, y] = indexRange(s.length, a[1], a[2], "startswith");
-      const slice = s.slice(x, y);
-      return affixes(a[0] as Value, "startswith").some((p) => slice.startsWith(p));
-    }),
+    method<S>("startswith(prefix, start?, end?)", (s, a) => hasAffix(s, a, false, "startswith")),
   ],
 ]);

@@ -28,6 +28,15 @@ export function optStrArg(v: Value | undefined, what: string): string | undefine
   return v === undefined || v === null ? undefined : strArg(v, what);
 }
 
+function rangeBound(v: Value | undefined, dflt: number, n: number, what: string): number {
+  if (v === undefined || v === null) return dflt;
+  let i: number;
+  if (typeof v === "bigint") i = v > 0n ? n : 0;
+  else i = intArg(v, what);
+  if (i < 0) i += n;
+  return i < 0 ? 0 : i > n ? n : i;
+}
+
 /** A substring range: `start` and `end` (int or None) interpreted like slice indices over length `n`. */
 export function indexRange(
   n: number,
@@ -35,16 +44,8 @@ export function indexRange(
   end: Value | undefined,
   what: string,
 ): [number, number] {
-  const bound = (v: Value | undefined, dflt: number, name: string): number => {
-    if (v === undefined || v === null) return dflt;
-    let i: number;
-    if (typeof v === "bigint") i = v > 0n ? n : 0;
-    else i = intArg(v, `${what}: ${name}`);
-    if (i < 0) i += n;
-    return i < 0 ? 0 : i > n ? n : i;
-  };
-  const s = bound(start, 0, "start");
-  const e = bound(end, n, "end");
+  const s = rangeBound(start, 0, n, `${what}: start`);
+  const e = rangeBound(end, n, n, `${what}: end`);
   return [s, e < s ? s : e];
 }
 

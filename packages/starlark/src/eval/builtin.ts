@@ -156,8 +156,14 @@ export function bindSignature(sig: Signature, args: Value[], kwnames: readonly s
   const nargs = args.length - nkw;
   const names = sig.names;
   const n = names.length;
-  // fast path: positional arguments only, every slot given
-  if (nkw === 0 && nargs === n && !sig.varargs && !sig.kwargs && n <= sig.numPositional) return args;
+  // fast path: positional arguments only (the call's own array, completed with the defaults)
+  if (nkw === 0 && !sig.varargs && !sig.kwargs && n <= sig.numPositional && nargs <= n) {
+    for (let i = nargs; i < n; i++) {
+      if (!sig.optional[i]) throw new StarlarkError(`${sig.name}: missing argument for ${names[i]}`);
+      args.push(sig.defaults[i] as Value);
+    }
+    return args;
+  }
   const out: (Value | undefined)[] = new Array(sig.size);
   const npos = sig.numPositional;
   if (nargs > npos) {

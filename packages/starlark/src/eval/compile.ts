@@ -766,6 +766,31 @@ export class Compiler {
             throw locate(e, fr, b);
           }
         };
+      case "*":
+        return (fr) => {
+          const a = x(fr);
+          const c = y(fr);
+          if (typeof a === "number" && typeof c === "number") {
+            const p = a * c;
+            if (p <= MAX && p >= -MAX) return p === 0 ? 0 : p;
+          }
+          try {
+            return mul(a, c);
+          } catch (e) {
+            throw locate(e, fr, b);
+          }
+        };
+      case "%":
+        return (fr) => {
+          const a = x(fr);
+          const c = y(fr);
+          if (typeof a === "number" && typeof c === "number" && c > 0 && a >= 0) return a % c;
+          try {
+            return mod(a, c);
+          } catch (e) {
+            throw locate(e, fr, b);
+          }
+        };
       default: {
         const f = binaryFns[b.op];
         if (f === undefined) throw new StarlarkError(`unknown binary operator ${b.op}`);

@@ -64,24 +64,25 @@ export function sub(a: Value, b: Value): Value {
   throw unsupported("-", a, b);
 }
 
+function checkRepeat(len: number, count: number): void {
+  if (len > 0 && count > 0 && len * count > MAX_SEQUENCE)
+    throw new StarlarkError("excessive repeat: the result is too long");
+}
+
 function repeat(seq: Value, n: Int): Value {
   const count = typeof n === "bigint" ? (n > 0n ? Number.MAX_SAFE_INTEGER : 0) : Math.max(0, n);
-  const check = (len: number): void => {
-    if (len > 0 && count > 0 && len * count > MAX_SEQUENCE)
-      throw new StarlarkError("excessive repeat: the result is too long");
-  };
   if (typeof seq === "string") {
-    check(seq.length);
+    checkRepeat(seq.length, count);
     return count === 0 ? "" : seq.repeat(count);
   }
   if (seq instanceof Bytes) {
-    check(seq.data.length);
+    checkRepeat(seq.data.length, count);
     const r = new Uint8Array(seq.data.length * count);
     for (let i = 0; i < count; i++) r.set(seq.data, i * seq.data.length);
     return new Bytes(r);
   }
   const elems = (seq as List | Tuple).elems;
-  check(elems.length);
+  checkRepeat(elems.length, count);
   const r: Value[] = [];
   for (let i = 0; i < count; i++) for (const e of elems) r.push(e);
   return seq instanceof List ? new List(r) : tuple(r);
@@ -389,6 +390,10 @@ export function setIndex(x: Value, i: Value, v: Value): void {
   throw new StarlarkError(`${typeName(x)} value does not support item assignment`);
 }
 
+function clamp(x: number, min: number, max: number): number {
+  return x < min ? min : x > max ? max : x;
+}
+
 function sliceBound(v: Value, what: string): number | undefined {
   if (v === null) return undefined;
   if (typeof v === "number") return v;
@@ -402,7 +407,6 @@ export function sliceIndices(n: number, lo: Value, hi: Value, stepV: Value): [nu
   if (step === 0) throw new StarlarkError("slice step cannot be zero");
   let start = sliceBound(lo, "start");
   let stop = sliceBound(hi, "end");
-  const clamp = (x: number, min: number, max: number): number => (x < min ? min : x > max ? max : x);
   if (step > 0) {
     start = start === undefined ? 0 : clamp(start < 0 ? start + n : start, 0, n);
     stop = stop === undefined ? n : clamp(stop < 0 ? stop + n : stop, 0, n);
