@@ -6,6 +6,7 @@ import { execCommand } from "./commands/exec.js";
 import { pullCommand } from "./commands/pull.js";
 import { pushCommand } from "./commands/push.js";
 import { tagsCommand } from "./commands/tags.js";
+import { testCommand } from "./commands/test.js";
 
 export function buildProgram(): CommandUnknownOpts {
   const program = new Command("pkg")
@@ -26,6 +27,7 @@ pkg exec ends with its command's status once the command runs.`,
   pkg.addCommand(describeCommand());
   pkg.addCommand(pullCommand());
   pkg.addCommand(tagsCommand());
+  pkg.addCommand(testCommand());
   program.addCommand(pkg);
   program.addCommand(execCommand());
   return program;

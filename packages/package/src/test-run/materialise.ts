@@ -1,0 +1,96 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import type { Logger } from "@pkg/common";
+import { extractBundle } from "../bundle/extract.js";
+import type { EnvOs, EnvPackage } from "../exec/compose-env.js";
+import { writeLaunchers } from "../exec/write-launchers.js";
+import { readMetadataFile } from "../metadata/files.js";
+import { defaultMetadata } from "../metadata/model.js";
+import type { HostPlatform } from "../platform/host.js";
+import { openStore } from "../store/home.js";
+import { installDependencies, installPackage } from "../store/install.js";
+import type { PackageSource } from "../store/source.js";
+
+/** What is tested: a bundle file with its metadata, or a published package. */
+export type TestSubject =
+  | { kind: "bundle"; bundle: string; metadata?: string }
+  | { kind: "reference"; identifier: string };
+
+export interface MaterialiseOptions {
+  /** Where dependencies (and a reference) come from. */
+  source: PackageSource;
+  host: HostPlatform;
+  offline: boolean;
+  os: EnvOs;
+  log?: Logger;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A package ready to test, and the work directory of this run (its scratch directory goes there too). */
+export interface Materialised {
+  pkg: EnvPackage;
+  /** The package's content directory: `PKG_INSTALL_DIR`, the script's `package_root`. */
+  root: string;
+  /** Where the test's scratch directory and (for a bundle) the package are: removed by `dispose`. */
+  work: string;
+  dispose(): Promise<void>;
+}
+
+/** `metadata.json` beside the bundle: where `pkg package create --metadata` writes it. */
+export function metadataBeside(bundle: string): string {
+  return join(dirname(bundle), "metadata.json");
+}
+
+/**
+ * Makes `subject` runnable as `pkg exec` would: a reference is installed into the store (with its
+ * dependencies); a bundle is extracted into a fresh work directory with its entrypoint launchers,
+ * its dependencies installed into the store. A bundle's metadata is `subject.metadata`, else the
+ * `metadata.json` beside it, else the empty default (as `pkg package push` takes it).
+ */
+export async function materialise(subject: TestSubject, options: MaterialiseOptions): Promise<Materialised> {
+  const store = openStore(options.env);
+  const installOptions = {
+    store,
+    source: options.source,
+    host: options.host,
+    offline: options.offline,
+    os: options.os,
+    ...(options.log === undefined ? {} : { log: options.log }),
+  };
+  const work = await mkdtemp(join(tmpdir(), "pkg-test-"));
+  // a work directory left behind (one with read-only directories, for someone not root) is only
+  // litter in the temporary directory: said, not fatal to the test's verdict
+  const dispose = () =>
+    rm(work, { recursive: true, force: true }).catch((error: unknown) => {
+      options.log?.warn(`${work}: not removed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  try {
+    if (subject.kind === "reference") {
+      const pkg = await installPackage(subject.identifier, installOptions);
+      return { pkg, root: pkg.installPath, work, dispose };
+    }
+    const metadataFile = subject.metadata ?? metadataBeside(subject.bundle);
+    const metadata =
+      subject.metadata !== undefined || existsSync(metadataFile)
+        ? await readMetadataFile(metadataFile)
+        : defaultMetadata();
+    const dependencies = await installDependencies(metadata, installOptions);
+    const dir = join(work, "package");
+    await mkdir(dir);
+    const root = join(dir, "content");
+    await extractBundle(subject.bundle, root);
+    const entrypointsDir = join(dir, "entrypoints");
+    const bare: EnvPackage = { metadata, installPath: root, dependencies };
+    const written = await writeLaunchers(
+      { pkg: bare, installPath: root, entrypointsDir, identifier: basename(resolve(subject.bundle)) },
+      entrypointsDir,
+      options.os,
+    );
+    return { pkg: written.length > 0 ? { ...bare, entrypointsDir } : bare, root, work, dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
