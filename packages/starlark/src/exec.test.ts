@@ -126,6 +126,14 @@ describe("module execution", () => {
     expect(err.message).toBe("s.star:3:30: integer division by zero");
   });
 
+  it("reports a file nested beyond the parser's reach as a syntax error", () => {
+    const err = thrown(() =>
+      execModule({ file: "n.star", source: `x = ${"(".repeat(20000)}1${")".repeat(20000)}` }),
+    );
+    expect(err).toBeInstanceOf(StarlarkSyntaxError);
+    expect((err as Error).message).toBe("n.star:1:1: the file nests too deeply to parse");
+  });
+
   it("evaluates a single expression with predeclared values", () => {
     expect(evalExpression({ file: "e.star", source: "a * 2 + len(b)", predeclared: { a: 3, b: "xy" } })).toBe(
       8,

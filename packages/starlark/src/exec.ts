@@ -1,5 +1,6 @@
 // Running a file: scan, parse, resolve, compile, execute, then freeze the globals.
 import { universe } from "./builtins/universe.js";
+import { StarlarkSyntaxError } from "./errors.js";
 import { Compiler } from "./eval/compile.js";
 import { Frame } from "./eval/function.js";
 import { Thread, type ThreadOptions } from "./eval/thread.js";
@@ -44,18 +45,20 @@ function predeclaredMap(p: ExecRequest["predeclared"]): ReadonlyMap<string, Valu
 function run(ast: FileAst, req: ExecRequest): ModuleResult {
   const options = req.options ?? {};
   const pre = predeclaredMap(req.predeclared);
-  const resolved = resolve(ast, {
-    predeclared: new Set(pre.keys()),
-    universal: new Set(universe.keys()),
-    allowTopLevelControl: options.allowTopLevelControl,
-    allowGlobalReassign: options.allowGlobalReassign,
-  });
+  const resolved = guardDepth(req.file, () =>
+    resolve(ast, {
+      predeclared: new Set(pre.keys()),
+      universal: new Set(universe.keys()),
+      allowTopLevelControl: options.allowTopLevelControl,
+      allowGlobalReassign: options.allowGlobalReassign,
+    }),
+  );
   const globals: (Value | undefined)[] = new Array(resolved.globals.length);
   const compiler = new Compiler(req.file, globals, (name) => {
     const v = pre.has(name) ? pre.get(name) : universe.get(name);
     return v === undefined ? null : v;
   });
-  const top = compiler.code(resolved.top);
+  const top = guardDepth(req.file, () => compiler.code(resolved.top));
   const thread = options.thread ?? new Thread(options);
   const fr = new Frame(thread, top, []);
   for (const slot of top.cellSlots) fr.locals[slot] = new Cell(undefined);
@@ -77,12 +80,29 @@ function run(ast: FileAst, req: ExecRequest): ModuleResult {
  * {@link StarlarkEvalError} for a dynamic error, with the position and the Starlark call stack.
  */
 export function execModule(req: ExecRequest): ModuleResult {
-  return run(parse(req.source, req.file, { allowWhile: req.options?.allowWhile }), req);
+  return run(
+    guardDepth(req.file, () => parse(req.source, req.file, { allowWhile: req.options?.allowWhile })),
+    req,
+  );
+}
+
+/** A file nested beyond what the recursive parser can follow is a syntax error, not a crash. */
+function guardDepth<T>(file: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError) {
+      throw new StarlarkSyntaxError("syntax", [
+        { pos: { file, line: 1, col: 1 }, message: "the file nests too deeply to parse" },
+      ]);
+    }
+    throw e;
+  }
 }
 
 /** Evaluates one expression with the given predeclared names and returns its value (frozen). */
 export function evalExpression(req: ExecRequest): Value {
-  const x: Expr = parseExpression(req.source, req.file);
+  const x: Expr = guardDepth(req.file, () => parseExpression(req.source, req.file));
   const name = "<result>";
   const ast: FileAst = {
     file: req.file,
