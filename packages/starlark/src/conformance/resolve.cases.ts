@@ -14,6 +14,11 @@ export const resolveCases: Record<string, Case[]> = {
     fe("x = 1\nx += 1", "resolve", "cannot reassign global x", "2:1"),
     fe("x, x = 1, 2", "resolve", "cannot reassign global x", "1:4"),
     f("x = 1\nx = 2\nresult = x", "2", { allowGlobalReassign: true }),
+    f("x = 1\nx += 2\nx *= 5\nresult = x", "15", { allowGlobalReassign: true }),
+    f("x = [1]\ny = x\nx += [2]\nresult = y", "[1, 2]", { allowGlobalReassign: true }),
+    fe("x += 1\nx = 0", "error", "global variable x referenced before assignment", "1:1", {
+      allowGlobalReassign: true,
+    }),
     fe("return 1", "resolve", "return statement not within a function", "1:1"),
     f(
       'y = "goodbye"\ndef hello():\n    r = []\n    for x in (1, 2):\n        if x == 2:\n            r.append(y)\n        if x == 1:\n            y = "hello"\n    return r\nresult = hello()',

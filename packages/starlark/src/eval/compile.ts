@@ -318,6 +318,26 @@ export class Compiler {
           return NORMAL;
         };
       }
+      if (b?.scope === "global") {
+        const g = this.globals;
+        const i = b.index;
+        const name = lhs.name;
+        return (fr) => {
+          const a = g[i];
+          if (a === undefined)
+            throw evalError(fr, lhs, `global variable ${name} referenced before assignment`);
+          const y = r(fr);
+          if (op === "+" && typeof a === "number" && typeof y === "number") {
+            const s = a + y;
+            if (s <= MAX && s >= -MAX) {
+              g[i] = s;
+              return NORMAL;
+            }
+          }
+          g[i] = apply(fr, a, y);
+          return NORMAL;
+        };
+      }
       const load = this.expr(lhs);
       const store = this.target(lhs);
       return (fr) => {
