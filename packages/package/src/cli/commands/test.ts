@@ -2,9 +2,8 @@ import { readFile } from "node:fs/promises";
 import { Command } from "@commander-js/extra-typings";
 import { ExitCode, PkgError, parseFormat, printJson, stderrLogger, usageError } from "@pkg/common";
 import { parsePlatformKey } from "../../platform/key.js";
-import { layoutOptionHelp } from "../target.js";
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function testCommand() {
   let afterSeparator = 0;
@@ -43,11 +42,13 @@ export function testCommand() {
       "--junit-property <name=value>",
       "a property of the JUnit suite, e.g. ci.job.url=URL (repeatable)",
       collect,
-      [],
     )
     .option("--pkg-version <version>", "PKG_VERSION (default: the version the tag of -i names)")
     .option("--image <image>", "PKG_IMAGE: the container image the leg runs in (default: none, a native leg)")
-    .option("--layout <dir>", layoutOptionHelp)
+    .option(
+      "--layout <dir>",
+      "read the package of -i and every dependency from the OCI image layouts under DIR (DIR/<repository>) instead of registries",
+    )
     .option("--offline", "use only the local package store for the package and its dependencies")
     .option(
       "--format <format>",
@@ -90,7 +91,7 @@ Examples:
       if (options.junit !== undefined && options.junitName === undefined)
         throw usageError("--junit needs --junit-name: the name of the test case to write");
       const platform = parsePlatformKey(options.platform);
-      const properties = options.junitProperty.map(parseProperty);
+      const properties = (options.junitProperty ?? []).map(parseProperty);
       const form =
         options.script === undefined ? { kind: "command" as const, argv } : await readScript(options.script);
 
