@@ -6,6 +6,7 @@ import { ExitCode } from "./exit-codes.js";
  * errors become `prog: <one line>` on stderr. Set PKG_DEBUG=1 to see the stack as well.
  */
 export async function runMain(prog: string, body: () => Promise<ExitCode | undefined>): Promise<void> {
+  quietWhenReaderLeaves();
   try {
     const code = await body();
     process.exitCode = code ?? ExitCode.Ok;
@@ -16,4 +17,16 @@ export async function runMain(prog: string, body: () => Promise<ExitCode | undef
       process.stderr.write(`${error.stack}\n`);
     process.exitCode = exitCode;
   }
+}
+
+/**
+ * `pkg --help | head -1`: once the reader of stdout is gone there is nobody left to tell, so the
+ * process ends quietly with the status it has, as Unix tools do, instead of an EPIPE stack trace.
+ */
+function quietWhenReaderLeaves(): void {
+  if (process.stdout.listenerCount("error") > 0) return;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(typeof process.exitCode === "number" ? process.exitCode : ExitCode.Ok);
+  });
 }
