@@ -37,6 +37,9 @@ import { checkSiteRoutes, writeSite } from "./write-site.js";
  */
 export class BuildState {
   readonly memos = new Map<string, BuildMemo>();
+  /** The output of the last build that succeeded: a build into another directory that has no memo
+   *  yet links what it can from there. */
+  last: string | undefined;
 }
 
 export interface BuildOptions {
@@ -103,6 +106,21 @@ function complete(pkg: LoadedPackage, has: (path: string) => boolean): boolean {
   return true;
 }
 
+/** What the build keeps of a package read: its view, its README's path, whether it was read whole. */
+interface Viewed {
+  view: PackageView;
+  readme?: string;
+  complete: boolean;
+}
+
+/** Drops what a package was viewed from (its parsed root and image indexes): with thousands of
+ *  packages read, these would otherwise stay in memory until the last is read. */
+function release(pkg: LoadedPackage): void {
+  pkg.imageIndexes = new Map();
+  pkg.root = { name: pkg.root.name, tags: {} } as LoadedPackage["root"];
+  delete pkg.logo;
+}
+
 interface BuildRun {
   config: CatalogConfig;
   renderer: string;
@@ -164,10 +182,10 @@ async function viewAndWrite(
   const readmeOf = (sourceIndex: number, label: string, path: string | undefined, read: boolean) =>
     path === undefined ? {} : { readme: { path, file: mirror.locate(sourceIndex, label, path, read) } };
   // pages render as their packages are read, unless they need every route (a successor's)
-  const early = new Map<number, Map<string, PackageView>>();
+  const early = new Map<number, Map<string, Viewed>>();
   const onPackage = (source: SourceEntry) => {
-    const views = new Map<string, PackageView>();
-    early.set(source.index, views);
+    const viewed = new Map<string, Viewed>();
+    early.set(source.index, viewed);
     let settled = source.label;
     return (pkg: LoadedPackage, label: string) => {
       settled ??= label;
@@ -176,9 +194,16 @@ async function viewAndWrite(
       const has = (path: string) => mirror.readPaths(source.index).has(path);
       const [view] = packageViewsOf(config, { label, sourceIndex: source.index }, [pkg], has, () => {});
       if (view === undefined) return;
-      views.set(pkg.path, view);
+      const readme = readmePath(pkg, has);
+      viewed.set(pkg.path, {
+        view,
+        complete: complete(pkg, has),
+        ...(readme === undefined ? {} : { readme }),
+      });
+      // the view holds all the build needs of the package: what it was viewed from can go
+      release(pkg);
       if (view.supersededBy === undefined)
-        pages.add({ pkg: view, ...readmeOf(source.index, label, readmePath(pkg, has), true) }, undefined);
+        pages.add({ pkg: view, ...readmeOf(source.index, label, readme, true) }, undefined);
     };
   };
   run.log(`reading ${config.sources.length} ${config.sources.length === 1 ? "source" : "sources"}`);
@@ -202,23 +227,31 @@ async function viewAndWrite(
     const context = source === undefined ? "" : contextOf(source);
     const readPaths = mirror.readPaths(index.sourceIndex);
     const has = (path: string) => readPaths.has(path);
-    const earlyViews = early.get(index.sourceIndex) ?? new Map<string, PackageView>();
-    const late = index.packages.filter((pkg) => !earlyViews.has(pkg.path));
-    const lateViews = new Map(
-      packageViewsOf(config, index, late, has, warn).map((view) => [view.path, view]),
-    );
+    const earlyViewed = early.get(index.sourceIndex) ?? new Map<string, Viewed>();
+    const late = index.packages.filter((pkg) => !earlyViewed.has(pkg.path));
+    const lateViewed = new Map<string, Viewed>();
+    for (const view of packageViewsOf(config, index, late, has, warn)) {
+      const pkg = late.find((p) => p.path === view.path) as LoadedPackage;
+      const readme = readmePath(pkg, has);
+      lateViewed.set(view.path, {
+        view,
+        complete: complete(pkg, has),
+        ...(readme === undefined ? {} : { readme }),
+      });
+    }
     const views: PackageView[] = [];
     const packages = new Map<string, MemoPackage>();
     nextSources.set(index.sourceIndex, packages);
     const streamedByKey = filesByPackage(mirror.streamedFiles(index.sourceIndex));
     for (const pkg of index.packages) {
-      const view = earlyViews.get(pkg.path) ?? lateViews.get(pkg.path);
-      if (view === undefined) continue;
+      const isEarly = earlyViewed.has(pkg.path);
+      const viewedPkg = earlyViewed.get(pkg.path) ?? lateViewed.get(pkg.path);
+      if (viewedPkg === undefined) continue;
+      const { view, readme } = viewedPkg;
       views.push(view);
-      const readme = readmePath(pkg, has);
-      if (!earlyViews.has(pkg.path) || view.supersededBy !== undefined)
+      if (!isEarly || view.supersededBy !== undefined)
         deferred.push({ pkg: view, ...readmeOf(index.sourceIndex, index.label, readme, true) });
-      if (!complete(pkg, has)) continue;
+      if (!viewedPkg.complete) continue;
       const digest = sha256Of(streamedByKey.get(pkg.path), `p/${pkg.path}.json`);
       if (digest === undefined) continue;
       packages.set(pkg.path, {
@@ -280,7 +313,13 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   const log = options.log ?? (() => {});
   const t0 = performance.now();
   const timedLog = process.env.PKG_CATALOG_TIMINGS
-    ? (line: string) => log(`${Math.round(performance.now() - t0)} ms: ${line}`)
+    ? (line: string) => {
+        const m = process.memoryUsage();
+        const mb = (n: number) => Math.round(n / 2 ** 20);
+        log(
+          `${Math.round(performance.now() - t0)} ms rss ${mb(m.rss)} heap ${mb(m.heapUsed)} ext ${mb(m.external)} ab ${mb(m.arrayBuffers)}: ${line}`,
+        );
+      }
     : log;
   const outDir = resolve(options.outDir);
   const config = await loadCatalogConfig(options.configPath);
@@ -292,19 +331,21 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
 
   const existing = await existingDir(outDir);
   let previous: BuildMemo | undefined;
-  if (existing !== undefined) {
-    if (options.state !== undefined) {
-      const memo = options.state.memos.get(existing);
-      if (memo?.renderer === renderer) previous = memo;
-    } else {
-      previous = await loadMemo(memoFile(memoDir, existing), existing, renderer);
-      if (previous !== undefined) dropChangedFiles(previous);
-    }
+  let linkFrom: BuildMemo | undefined;
+  if (options.state !== undefined) {
+    const { memos, last } = options.state;
+    const own = existing === undefined ? undefined : memos.get(existing);
+    const other = last === undefined || last === existing ? undefined : memos.get(last);
+    if (own?.renderer === renderer) previous = own;
+    else if (other?.renderer === renderer) linkFrom = other;
+  } else if (existing !== undefined) {
+    previous = await loadMemo(memoFile(memoDir, existing), existing, renderer);
+    if (previous !== undefined) dropChangedFiles(previous);
   }
   const base = {
     config,
     renderer,
-    previous,
+    previous: previous ?? linkFrom,
     cacheDir: options.cacheDir,
     warn,
     log: timedLog,
@@ -336,7 +377,10 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
     }
   } else {
     ({ result, writer } = await withAtomicOutput(outDir, async (temp) => {
-      const tempWriter = new SiteWriter(temp);
+      const tempWriter = new SiteWriter(
+        temp,
+        linkFrom === undefined ? {} : { linkFrom: { files: linkFrom.files, root: linkFrom.out } },
+      );
       const mirror = new IndexMirror(tempWriter, undefined);
       return { result: await runBuild({ ...base, writer: tempWriter, mirror }), writer: tempWriter };
     }));
@@ -344,8 +388,10 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
 
   const out = await realpath(outDir);
   const memo: BuildMemo = { out, renderer, files: writer.files, sources: result.nextSources };
-  if (options.state !== undefined) options.state.memos.set(out, memo);
-  else
+  if (options.state !== undefined) {
+    options.state.memos.set(out, memo);
+    options.state.last = out;
+  } else
     await saveMemo(memoFile(memoDir, out), memo).catch((error: unknown) => {
       warn(`the build memo could not be written (the next build writes everything again): ${String(error)}`);
     });

@@ -23,7 +23,7 @@ const inFlightPerWorker = 4;
 
 /** Page workers: one per core (the main thread reads and writes meanwhile, mostly in the kernel). */
 export function pageWorkerCount(): number {
-  return Math.max(1, Math.min(availableParallelism(), 8));
+  return Number(process.env.PKG_CATALOG_WORKERS) || Math.max(1, Math.min(availableParallelism(), 8));
 }
 
 /**

@@ -27,3 +27,14 @@ export function summaryLine(report: BuildReport): string {
 function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+/** What a build onto a previous output did: "read 1 of 10000 packages, rendered 1 page, wrote 9 files". */
+export function changesLine(report: BuildReport): string {
+  const { packageData, packagePages, fileChanges } = report;
+  const removed = fileChanges.removed > 0 ? `, removed ${fileChanges.removed}` : "";
+  return (
+    `read ${packageData.read} of ${plural(report.packages, "package", "packages")}, ` +
+    `rendered ${plural(packagePages.rendered, "package page", "package pages")}, ` +
+    `wrote ${plural(fileChanges.written, "file", "files")}${removed}`
+  );
+}

@@ -31,6 +31,11 @@ export interface WriterOptions {
    * empty directory written directly.
    */
   previous?: { files: Map<string, MemoFile>; stage: string };
+  /**
+   * The files of another output (`root`, on the same filesystem) that `root` is built anew beside:
+   * a file whose key is the same there is linked (else copied) from it rather than produced again.
+   */
+  linkFrom?: { files: Map<string, MemoFile>; root: string };
 }
 
 /** Codes of a filesystem without hard links between these two names. */
@@ -53,6 +58,8 @@ export class SiteWriter {
   private readonly made = new Set<string>();
   private readonly previous: Map<string, MemoFile> | undefined;
   private readonly stage: string | undefined;
+  /** The other output files are linked from, when building anew beside it. */
+  private readonly linkRoot: string | undefined;
   /** Incremental: staged files to move into place, and second names to link, at commit. */
   private readonly moves: [path: string, staged: string][] = [];
   private readonly links: [path: string, from: string][] = [];
@@ -60,8 +67,9 @@ export class SiteWriter {
 
   constructor(root: string, options: WriterOptions = {}) {
     this.root = resolve(root);
-    this.previous = options.previous?.files;
+    this.previous = options.previous?.files ?? options.linkFrom?.files;
     this.stage = options.previous === undefined ? undefined : resolve(options.previous.stage);
+    this.linkRoot = options.linkFrom === undefined ? undefined : resolve(options.linkFrom.root);
   }
 
   get fileCount(): number {
@@ -98,11 +106,18 @@ export class SiteWriter {
     return normalised;
   }
 
-  /** True (and the file kept) when the previous output holds `path` with `key`. */
+  /** True (and the file kept, or linked from the other output) when the previous output holds
+   *  `path` with `key`. */
   private keep(path: string, key: string): boolean {
     const previous = this.previous?.get(path);
     if (previous === undefined || previous.key !== key || key === "") return false;
-    this.files.set(path, previous);
+    if (this.linkRoot === undefined) this.files.set(path, previous);
+    else {
+      const absolute = resolve(this.root, path);
+      this.ensureDir(absolute.slice(0, absolute.lastIndexOf(sep)));
+      const linked = linkOrCopy(resolve(this.linkRoot, path), absolute);
+      this.files.set(path, linked ? previous : { key, ident: statIdent(absolute) });
+    }
     this.counts.kept++;
     return true;
   }
@@ -150,7 +165,8 @@ export class SiteWriter {
    */
   adopt(path: string, owner: string, key: string, ident: FileIdent, staged?: string): void {
     const claimed = this.claim(path, owner);
-    if (this.keep(claimed, key)) return;
+    // a file written in place is this build's; a staged one stays out when the output has it
+    if (staged !== undefined && this.keep(claimed, key)) return;
     if (staged !== undefined) this.moves.push([claimed, staged]);
     this.written(claimed, key, ident);
   }

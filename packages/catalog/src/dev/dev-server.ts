@@ -20,7 +20,7 @@ export interface DevServerOptions {
   /** An explicit port must be free; without one, 4321 or else any free port. */
   port?: number;
   log: Logger;
-  /** Builds the site for the config into `outDir`, leaving nothing usable there when it throws. */
+  /** Builds the site for the config into `outDir`, leaving it as it was when it throws. */
   build: BuildSite;
 }
 
@@ -43,9 +43,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let initial = true;
   let initialError: unknown;
   const rebuilder = new Rebuilder(workDir, options.build, {
-    built(milliseconds) {
+    built(milliseconds, detail) {
       if (initial) return;
-      log.info(`rebuilt in ${milliseconds} ms`);
+      log.info(`rebuilt in ${milliseconds} ms${detail === undefined ? "" : `: ${detail}`}`);
       events.send({ name: "reload", data: String(milliseconds) });
     },
     failed(error) {
@@ -99,6 +99,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     watcher.update(watchTargets(config));
     if (!(await rebuilder.rebuild())) throw initialError;
     initial = false;
+    // the other build directory is brought up to date now (linking what the first build wrote), so
+    // the first change rebuilds only what it touches
+    void rebuilder.rebuild({ quiet: true });
     const host = options.host.includes(":") ? `[${options.host}]` : options.host;
     return { url: `http://${host}:${port}/`, close };
   } catch (error) {

@@ -1,25 +1,31 @@
-import { mkdir, realpath, rm } from "node:fs/promises";
+import { mkdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
 
-/** Builds the site into `outDir`; must leave nothing usable there when it throws. */
-export type BuildSite = (outDir: string) => Promise<void>;
+/** Builds the site into `outDir` (empty, or the site this process built there two builds ago); when
+ *  it throws, `outDir` is as it was. Resolves with what it did, for the log ("read 1 package..."). */
+export type BuildSite = (outDir: string) => Promise<string | undefined>;
 
 export interface RebuildHooks {
-  built(milliseconds: number): void;
+  built(milliseconds: number, detail: string | undefined): void;
   failed(error: unknown): void;
 }
 
+/** The two directories under `workDir` that builds alternate between. */
+const slotNames = ["site-a", "site-b"];
+
 /**
- * Builds into a fresh directory under `workDir` each time and switches `current` to it only when
- * the build succeeded, so a failed build leaves the last good site served and no request ever sees
- * a half-written one. Builds never overlap: a request during a build queues exactly one more.
+ * Builds into the one of two directories under `workDir` that is not served, and switches
+ * `current` to it only when the build succeeded, so a failed build leaves the last good site served
+ * and no request ever sees a half-written one. The directory left behind is the next build's, which
+ * then writes only what changed since it was built. Builds never overlap: a request during a build
+ * queues exactly one more.
  */
 export class Rebuilder {
   readonly #workDir: string;
   readonly #build: BuildSite;
   readonly #hooks: RebuildHooks;
   #current: string | undefined;
-  #generation = 0;
+  #slot = 0;
   #running: Promise<boolean> | undefined;
   #again = false;
 
@@ -34,13 +40,14 @@ export class Rebuilder {
     return this.#current;
   }
 
-  /** Starts a build, or queues one after the running build; resolves with the outcome of the last. */
-  rebuild(): Promise<boolean> {
+  /** Starts a build, or queues one after the running build; resolves with the outcome of the last.
+   *  A quiet build (bringing the other directory up to date) tells the hooks nothing. */
+  rebuild(options: { quiet?: boolean } = {}): Promise<boolean> {
     if (this.#running !== undefined) {
       this.#again = true;
       return this.#running;
     }
-    this.#running = this.#loop().finally(() => {
+    this.#running = this.#loop(options.quiet === true).finally(() => {
       this.#running = undefined;
     });
     return this.#running;
@@ -51,31 +58,31 @@ export class Rebuilder {
     await this.#running;
   }
 
-  async #loop(): Promise<boolean> {
+  async #loop(quiet: boolean): Promise<boolean> {
     let ok: boolean;
+    let silent = quiet;
     do {
       this.#again = false;
-      ok = await this.#once();
+      ok = await this.#once(silent);
+      silent = false;
     } while (this.#again);
     return ok;
   }
 
-  async #once(): Promise<boolean> {
-    this.#generation += 1;
-    const outDir = join(this.#workDir, `site-${this.#generation}`);
+  async #once(quiet: boolean): Promise<boolean> {
+    // the first build goes to the first directory; each next one to the directory not served
+    const slot = this.#current === undefined ? this.#slot : 1 - this.#slot;
+    const outDir = join(this.#workDir, slotNames[slot] ?? "site");
     const started = performance.now();
     try {
       await mkdir(this.#workDir, { recursive: true });
-      await this.#build(outDir);
-      const root = await realpath(outDir);
-      const previous = this.#current;
-      this.#current = root;
-      if (previous !== undefined) await rm(previous, { recursive: true, force: true });
-      this.#hooks.built(Math.round(performance.now() - started));
+      const detail = await this.#build(outDir);
+      this.#current = await realpath(outDir);
+      this.#slot = slot;
+      if (!quiet) this.#hooks.built(Math.round(performance.now() - started), detail);
       return true;
     } catch (error) {
-      await rm(outDir, { recursive: true, force: true });
-      this.#hooks.failed(error);
+      if (!quiet) this.#hooks.failed(error);
       return false;
     }
   }

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { catalogBin } from "../support/catalog-project.js";
 import { type DevProcess, killLeftoverDevProcesses, startDev } from "../support/dev-process.js";
 import { type EventClient, openEvents } from "../support/event-client.js";
+import { publishRoot } from "../support/source-fixtures.js";
 import { type SyntheticIndex, writeSyntheticIndex } from "../support/synthetic-index.js";
 
 const reloadTag = '<script src="/__pkg-dev/reload.js" defer></script>';
@@ -125,9 +126,10 @@ describe("pkg-catalog dev", () => {
     // the private build directory holds the site as built: no reload script in it
     const [privateDir] = await readdir(tmp);
     expect(privateDir).toMatch(/^pkg-catalog-dev-/);
+    // (the second of its two build directories may still be in the making)
     const builds = await readdir(join(tmp, privateDir as string));
-    expect(builds).toHaveLength(1);
-    const built = await readFile(join(tmp, privateDir as string, builds[0] as string, "index.html"), "utf8");
+    for (const name of builds) expect(name).toMatch(/^site-[ab](\.tmp-[0-9a-f]+)?$/);
+    const built = await readFile(join(tmp, privateDir as string, "site-a", "index.html"), "utf8");
     expect(built).not.toContain("__pkg-dev");
   });
 
@@ -138,7 +140,30 @@ describe("pkg-catalog dev", () => {
       .packages[3];
     expect((await fetchText(`${server.url}${added?.path}/`)).status).toBe(404);
     await reloadUntil(`${server.url}${added?.path}/`, (page) => page.status === 200);
-    expect(server.stderr()).toMatch(/^rebuilt in \d+ ms$/m);
+    expect(server.stderr()).toMatch(
+      /^rebuilt in \d+ ms: read \d+ of 4 packages, rendered \d+ package pages?, wrote \d+ files?/m,
+    );
+  });
+
+  it("reads and renders only the changed package when one package file changes", async () => {
+    const server = await start();
+    events = await openEvents(`${server.url}__pkg-dev/events`);
+    const changed = index.packages[1];
+    const rootFile = join(work.path, "index", "p", `${changed?.path}.json`);
+    const root = JSON.parse(await readFile(rootFile, "utf8")) as { desc: Record<string, unknown> };
+    root.desc.description = "Changed while serving.";
+    await publishRoot(join(work.path, "index"), changed?.path ?? "", JSON.stringify(root));
+    await reloadUntil(`${server.url}${changed?.path}/`, (page) =>
+      page.body.includes("Changed while serving."),
+    );
+    const rebuilds = server.stderr().match(/^rebuilt in .*$/gm) ?? [];
+    expect(
+      rebuilds.some((line) => / read 1 of 3 packages, rendered 1 package page, /.test(line)),
+      server.stderr(),
+    ).toBe(true);
+    // no rebuild read or rendered more than the changed package
+    for (const line of rebuilds)
+      expect(line).toMatch(/ read [01] of 3 packages, rendered [01] package pages?, /);
   });
 
   it("follows a path source directory replaced by another", async () => {
@@ -188,13 +213,13 @@ describe("pkg-catalog dev", () => {
     await writeFile(join(work.path, "docs", "index.md"), "# Guide\n\nSecond words.\n");
     await reloadUntil(`${server.url}docs/`, (page) => page.body.includes("Second words."));
     const home = await fetchText(server.url);
-    const logo = /<img[^>]+src="(\/[^"]+\.svg)"/.exec(home.body)?.[1];
+    const logo = /<img[^>]+src="([^"]+\.svg)"/.exec(home.body)?.[1];
     expect(logo).toBeDefined();
     await writeFile(
       join(work.path, "logo.svg"),
       '<svg xmlns="http://www.w3.org/2000/svg"><title>two</title></svg>',
     );
-    await reloadUntil(`${server.url}${logo?.slice(1)}`, (page) => page.body.includes("two"));
+    await reloadUntil(new URL(logo ?? "", server.url).href, (page) => page.body.includes("two"));
   });
 
   it("watches what the config names after it changes", async () => {

@@ -1,6 +1,7 @@
 import { Command } from "@commander-js/extra-typings";
 import { integerOption, stderrLogger } from "@pkg/common";
-import { buildCatalog } from "../../build/build-catalog.js";
+import { BuildState, buildCatalog } from "../../build/build-catalog.js";
+import { changesLine } from "../../build/report.js";
 import { DEFAULT_CONFIG_FILE } from "../../config/load.js";
 import { startDevServer } from "../../dev/dev-server.js";
 import { listenForStopSignal } from "../../dev/stop-signal.js";
@@ -25,6 +26,8 @@ and on stderr. The site is built into a private temporary directory, removed on 
     .action(async (configPath, options) => {
       const stop = listenForStopSignal();
       const log = stderrLogger();
+      // what each build leaves (its memo) for the next, which then reads and writes only what changed
+      const state = new BuildState();
       try {
         const server = await startDevServer({
           configPath,
@@ -32,7 +35,13 @@ and on stderr. The site is built into a private temporary directory, removed on 
           port: options.port,
           log,
           build: async (outDir) => {
-            await buildCatalog({ configPath, outDir, warn: (message) => log.warn(message) });
+            const report = await buildCatalog({
+              configPath,
+              outDir,
+              state,
+              warn: (message) => log.warn(message),
+            });
+            return changesLine(report);
           },
         });
         log.info(`serving ${server.url}`);
