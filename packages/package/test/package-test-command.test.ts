@@ -156,6 +156,15 @@ describe("pkg package test -- CMD", () => {
     expect(host.stdout).toBe("host tool\n");
   });
 
+  it("refuses the same package when a shell would start the host's tool in its place (the CI legs' sh -c form)", async () => {
+    const result = await test([broken, "-p", "linux/amd64", "--", "sh", "-c", "tool"]);
+    expect(result.code).toBe(65);
+    expect(result.stdout).not.toContain("host tool");
+    expect(result.stderr).toMatch(
+      /\/package\/content\/bin\/tool: the package ships tool but it is not executable \(mode 0644\); a shell in the package's environment would run \S+\/tool instead\n$/,
+    );
+  });
+
   it("fails a command found nowhere with 1", async () => {
     const result = await test([tool, "-p", "linux/amd64", "--format", "json", "--", "no-such-tool"]);
     expect(result.code).toBe(1);

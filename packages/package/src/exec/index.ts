@@ -19,6 +19,7 @@ export {
   findInPackageDirs,
   type PackageLookup,
   type ResolvedCommand,
+  refuseShadowedHostCommands,
   resolveCommand,
   whyNotRunnable,
 } from "./resolve-command.js";

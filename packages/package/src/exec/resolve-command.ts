@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { access, lstat, stat } from "node:fs/promises";
+import { access, lstat, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
 import { type EnvOs, pathSeparator } from "./compose-env.js";
@@ -44,6 +44,59 @@ export async function resolveCommand(
     }
   }
   throw new PkgError(ExitCode.Unavailable, `${name}: not found in the package nor on PATH`);
+}
+
+const shadowChecks = new Map<string, Promise<void>>();
+
+/**
+ * Refuses (exit 65, naming the file) a package whose PATH directories hold a file that is not
+ * executable while the host's PATH has an executable of the same name. Whatever starts a command
+ * by name in the package's environment (`bash -c tool`, the command form of the CI test legs, a
+ * script calling `tool`) would skip the package's file and run the host's: a false green. A test
+ * of a package checks this before running anything; checked once per set of directories and PATH.
+ */
+export function refuseShadowedHostCommands(
+  packageDirs: readonly string[],
+  hostPath: string | undefined,
+  os: EnvOs,
+): Promise<void> {
+  if (os === "windows") return Promise.resolve();
+  const key = JSON.stringify([packageDirs, hostPath]);
+  let check = shadowChecks.get(key);
+  if (check === undefined) {
+    check = findShadowedHostCommand(packageDirs, hostPath, os).then((found) => {
+      if (found === undefined) return;
+      throw new PkgError(
+        ExitCode.Data,
+        `${found.path}: the package ships ${found.name} but it is ${found.why}; a shell in the package's environment would run ${found.host} instead`,
+      );
+    });
+    shadowChecks.set(key, check);
+  }
+  return check;
+}
+
+async function findShadowedHostCommand(
+  packageDirs: readonly string[],
+  hostPath: string | undefined,
+  os: EnvOs,
+): Promise<{ name: string; path: string; why: string; host: string } | undefined> {
+  const hostDirs = (hostPath ?? "").split(pathSeparator(os)).filter((dir) => dir !== "");
+  for (const dir of packageDirs) {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names.sort()) {
+      const path = join(dir, name);
+      const verdict = await judge(path, os);
+      if (verdict.kind !== "refused") continue;
+      // the first package directory holding the name decides, as for a lookup
+      if ((await findInPackageDirs(name, packageDirs, os)).kind !== "refused") continue;
+      for (const hostDir of hostDirs) {
+        const host = join(hostDir, name);
+        if ((await judge(host, os)).kind === "executable") return { name, path, why: verdict.why, host };
+      }
+    }
+  }
+  return undefined;
 }
 
 /** What the package directories hold under a command name: the first of them holding it decides. */

@@ -1,5 +1,5 @@
 import type { EnvOs } from "../exec/compose-env.js";
-import { resolveCommand } from "../exec/resolve-command.js";
+import { refuseShadowedHostCommands, resolveCommand } from "../exec/resolve-command.js";
 import { type CapturedRun, runCaptured } from "./capture.js";
 
 /** One program to run for a test: resolved as `pkg exec` resolves it, then run with its output captured. */
@@ -18,7 +18,9 @@ export interface RunRequest {
 
 /**
  * Resolves and runs `request`. A name the package ships but cannot run is exit 65 naming the file,
- * never the host's program of the same name; one found nowhere is 69.
+ * never the host's program of the same name; one found nowhere is 69. So is a package whose
+ * non-executable file a shell would pass over for the host's (`sh -c tool`): a test never goes
+ * green on the host's program.
  */
 export async function performRun(
   request: RunRequest,
@@ -28,6 +30,7 @@ export async function performRun(
   } = {},
 ): Promise<CapturedRun> {
   const resolved = await resolveCommand(request.prog, request.packageDirs, request.hostPath, request.os);
+  await refuseShadowedHostCommands(request.packageDirs, request.hostPath, request.os);
   return runCaptured(resolved.path, request.args, {
     env: request.env,
     cwd: request.cwd,
