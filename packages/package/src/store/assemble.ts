@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { buffer } from "node:stream/consumers";
 import { dataError, ExitCode, type Logger, PkgError } from "@pkg/common";
@@ -15,6 +15,7 @@ import { packagePath } from "./home.js";
 import { type InstalledPackage, type InstallRecord, packageFiles } from "./installed.js";
 import { ensureLayer, isDirectory, renameUnlessPresent } from "./layers.js";
 import { linkLayers } from "./link-tree.js";
+import { removeTree } from "./remove-tree.js";
 import { loadManifestBytes, type ResolvedManifest, type SourceOptions } from "./resolve.js";
 import { makeWorkDir, sweepStaleWork } from "./temp.js";
 
@@ -105,7 +106,7 @@ export async function assemblePackage(request: AssembleRequest): Promise<void> {
     await mkdir(dirname(destination), { recursive: true });
     await renameUnlessPresent(staging, destination);
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await removeTree(work);
   }
 }
 

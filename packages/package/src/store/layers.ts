@@ -6,6 +6,7 @@ import { ExitCode, PkgError } from "@pkg/common";
 import type { Descriptor, TargetReader } from "@pkg/oci";
 import { extractBundle } from "../bundle/extract.js";
 import { layerPath, type Store } from "./home.js";
+import { removeTree } from "./remove-tree.js";
 
 /**
  * The directory layer `layer` is extracted in, `layers/<alg>/<hex>/`: extracted once. Otherwise
@@ -49,7 +50,7 @@ export async function renameUnlessPresent(from: string, to: string): Promise<voi
     await rename(from, to);
   } catch (error) {
     if (!(await isDirectory(to))) throw error;
-    await rm(from, { recursive: true, force: true });
+    await removeTree(from);
   }
 }
 

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type Store, tempRoot } from "./home.js";
+import { removeTree } from "./remove-tree.js";
 
 /** Work older than this was left by a process that died: no install takes a day. */
 const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -25,6 +26,6 @@ export async function sweepStaleWork(store: Store, now = Date.now()): Promise<vo
   for (const name of await readdir(root).catch(() => [])) {
     const path = join(root, name);
     const info = await stat(path).catch(() => undefined);
-    if (info && now - info.mtimeMs > STALE_AFTER_MS) await rm(path, { recursive: true, force: true });
+    if (info && now - info.mtimeMs > STALE_AFTER_MS) await removeTree(path);
   }
 }
