@@ -20,7 +20,10 @@ beforeAll(async () => {
     layout,
     reference: "acme/waiter:1.0",
     tree: {
-      "bin/waiter": script('trap "echo got $1; exit 3" "$1"; echo ready; while :; do sleep 0.1; done'),
+      // waits at most a minute, so a failing test leaves nothing running
+      "bin/waiter": script(
+        'trap "echo got $1; exit 3" "$1"; [ "$2" = self ] && kill "-$1" "$PPID"; echo ready; i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done',
+      ),
     },
     metadata: { env: [{ key: "PATH", type: "path", value: "${installPath}/bin" }] },
   });
@@ -83,4 +86,11 @@ describe("pkg exec passes the command's end through", () => {
       expect(result).toEqual({ code: 3, signal: null, stdout: `ready\ngot ${signal.slice(3)}\n` });
     },
   );
+
+  it("passes on a signal that comes as soon as the command starts (here from the command itself)", async () => {
+    const result = await runPkg(execArgs(["waiter", "TERM", "self"]), { env });
+    expect(result.code, result.stderr).toBe(3);
+    // the trap runs once the signal is back, before or after the echo
+    expect(result.stdout).toMatch(/^(ready\n)?got TERM\n$/);
+  });
 });

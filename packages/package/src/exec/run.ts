@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { constants } from "node:os";
 import { ExitCode, PkgError } from "@pkg/common";
 
@@ -16,9 +16,10 @@ export interface RunOptions {
 
 /**
  * Runs `path` with `args` on this process's stdin, stdout and stderr and resolves how it ended.
- * While it runs, SIGINT, SIGTERM and SIGHUP sent to this process are passed to the child (and do
- * not end this one), so the child decides what they mean; the handlers go when it ends. A file
- * that cannot be started is exit 65 when it is not executable, else 69.
+ * From just before it starts until it ends, SIGINT, SIGTERM and SIGHUP sent to this process are
+ * passed to the child (and do not end this one), so the child decides what they mean; the
+ * handlers go when it ends. A file that cannot be started is exit 65 when it is not executable,
+ * else 69.
  */
 export function runForwardingSignals(
   path: string,
@@ -26,14 +27,13 @@ export function runForwardingSignals(
   options: RunOptions,
 ): Promise<ChildOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path, args, {
-      stdio: "inherit",
-      env: options.env,
-      ...(options.argv0 === undefined ? {} : { argv0: options.argv0 }),
-    });
+    // listening before the child starts: a signal sent as soon as the child shows life (it may
+    // print before spawn() returns here) must not meet this process's default handlers, which end
+    // it; handlers run from the event loop, so `child` is set by the time one runs
+    let child: ChildProcess | undefined;
     const handlers = FORWARDED.map((signal) => {
       const handler = () => {
-        child.kill(signal);
+        child?.kill(signal);
       };
       process.on(signal, handler);
       return [signal, handler] as const;
@@ -41,6 +41,11 @@ export function runForwardingSignals(
     const dispose = () => {
       for (const [signal, handler] of handlers) process.off(signal, handler);
     };
+    child = spawn(path, args, {
+      stdio: "inherit",
+      env: options.env,
+      ...(options.argv0 === undefined ? {} : { argv0: options.argv0 }),
+    });
     child.once("error", (error: NodeJS.ErrnoException) => {
       dispose();
       const code = error.code === "EACCES" || error.code === "ENOEXEC" ? ExitCode.Data : ExitCode.Unavailable;
