@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Logger } from "@pkg/common";
@@ -11,6 +11,7 @@ import { defaultMetadata } from "../metadata/model.js";
 import type { HostPlatform } from "../platform/host.js";
 import { openStore } from "../store/home.js";
 import { installDependencies, installPackage } from "../store/install.js";
+import { removeTree } from "../store/remove-tree.js";
 import type { PackageSource } from "../store/source.js";
 
 /** What is tested: a bundle file with its metadata, or a published package. */
@@ -60,10 +61,10 @@ export async function materialise(subject: TestSubject, options: MaterialiseOpti
     ...(options.log === undefined ? {} : { log: options.log }),
   };
   const work = await mkdtemp(join(tmpdir(), "pkg-test-"));
-  // a work directory left behind (one with read-only directories, for someone not root) is only
-  // litter in the temporary directory: said, not fatal to the test's verdict
+  // a work directory that cannot be removed is only litter in the temporary directory: said, not
+  // fatal to the test's verdict
   const dispose = () =>
-    rm(work, { recursive: true, force: true }).catch((error: unknown) => {
+    removeTree(work).catch((error: unknown) => {
       options.log?.warn(`${work}: not removed: ${error instanceof Error ? error.message : String(error)}`);
     });
   try {
