@@ -24,7 +24,15 @@ import {
   removeMemo,
   saveMemo,
 } from "./memo.js";
-import { PackagePages, type PageSource } from "./package-pages.js";
+import {
+  ownPool,
+  PackagePages,
+  type PagePoolSource,
+  type PageSource,
+  pageWorkerCount,
+  viewHash,
+} from "./package-pages.js";
+import { createPageRenderer, type PageRenderer } from "./page-pool.js";
 import { assertReplaceable } from "./previous-output.js";
 import { rendererHash } from "./renderer-hash.js";
 import type { BuildReport } from "./report.js";
@@ -40,6 +48,32 @@ export class BuildState {
   /** The output of the last build that succeeded: a build into another directory that has no memo
    *  yet links what it can from there. */
   last: string | undefined;
+  #pool: { chrome: string; renderer: PageRenderer } | undefined;
+
+  /** The page workers, kept from one build to the next (started anew when the chrome changes). */
+  readonly pages: PagePoolSource = {
+    owned: false,
+    get: (chrome) => {
+      const json = JSON.stringify(chrome);
+      if (this.#pool?.chrome !== json) {
+        void this.#pool?.renderer.close();
+        this.#pool = { chrome: json, renderer: createPageRenderer(chrome, pageWorkerCount()) };
+      }
+      return this.#pool.renderer;
+    },
+  };
+
+  /** Forgets the workers after a failed build (one may have died with it). */
+  dropWorkers(): Promise<void> {
+    const renderer = this.#pool?.renderer;
+    this.#pool = undefined;
+    return renderer?.close() ?? Promise.resolve();
+  }
+
+  /** Stops the workers. */
+  close(): Promise<void> {
+    return this.dropWorkers();
+  }
 }
 
 export interface BuildOptions {
@@ -109,6 +143,7 @@ function complete(pkg: LoadedPackage, has: (path: string) => boolean): boolean {
 /** What the build keeps of a package read: its view, its README's path, whether it was read whole. */
 interface Viewed {
   view: PackageView;
+  viewHash: string;
   readme?: string;
   complete: boolean;
 }
@@ -123,6 +158,7 @@ function release(pkg: LoadedPackage): void {
 
 interface BuildRun {
   config: CatalogConfig;
+  pool: PagePoolSource;
   renderer: string;
   previous: BuildMemo | undefined;
   writer: SiteWriter;
@@ -163,7 +199,7 @@ async function runBuild(run: BuildRun) {
       return memo.label;
     };
   };
-  const pages = new PackagePages(writer, chromeOf(config), run.renderer);
+  const pages = new PackagePages(writer, chromeOf(config), run.renderer, run.pool);
   try {
     return await viewAndWrite(run, pages, contextOf, reusedBySource, reuseHook);
   } finally {
@@ -195,15 +231,17 @@ async function viewAndWrite(
       const [view] = packageViewsOf(config, { label, sourceIndex: source.index }, [pkg], has, () => {});
       if (view === undefined) return;
       const readme = readmePath(pkg, has);
+      const hash = viewHash(view);
       viewed.set(pkg.path, {
         view,
+        viewHash: hash,
         complete: complete(pkg, has),
         ...(readme === undefined ? {} : { readme }),
       });
       // the view holds all the build needs of the package: what it was viewed from can go
       release(pkg);
       if (view.supersededBy === undefined)
-        pages.add({ pkg: view, ...readmeOf(source.index, label, readme, true) }, undefined);
+        pages.add({ pkg: view, viewHash: hash, ...readmeOf(source.index, label, readme, true) }, undefined);
     };
   };
   run.log(`reading ${config.sources.length} ${config.sources.length === 1 ? "source" : "sources"}`);
@@ -235,6 +273,7 @@ async function viewAndWrite(
       const readme = readmePath(pkg, has);
       lateViewed.set(view.path, {
         view,
+        viewHash: viewHash(view),
         complete: complete(pkg, has),
         ...(readme === undefined ? {} : { readme }),
       });
@@ -250,7 +289,11 @@ async function viewAndWrite(
       const { view, readme } = viewedPkg;
       views.push(view);
       if (!isEarly || view.supersededBy !== undefined)
-        deferred.push({ pkg: view, ...readmeOf(index.sourceIndex, index.label, readme, true) });
+        deferred.push({
+          pkg: view,
+          viewHash: viewedPkg.viewHash,
+          ...readmeOf(index.sourceIndex, index.label, readme, true),
+        });
       if (!viewedPkg.complete) continue;
       const digest = sha256Of(streamedByKey.get(pkg.path), `p/${pkg.path}.json`);
       if (digest === undefined) continue;
@@ -259,6 +302,7 @@ async function viewAndWrite(
         label: index.label,
         context,
         view,
+        viewHash: viewedPkg.viewHash,
         files: streamedByKey.get(pkg.path) ?? [],
         ...(readme === undefined ? {} : { readme }),
       });
@@ -268,7 +312,12 @@ async function viewAndWrite(
         throw new PkgError(ExitCode.Failed, `internal: reused ${key} under another label`);
       packages.set(key, memo);
       views.push(memo.view);
-      deferred.push({ pkg: memo.view, ...readmeOf(index.sourceIndex, index.label, memo.readme, false) });
+      deferred.push({
+        pkg: memo.view,
+        viewHash: memo.viewHash,
+        known: true,
+        ...readmeOf(index.sourceIndex, index.label, memo.readme, false),
+      });
     }
     return { label: index.label, sourceIndex: index.sourceIndex, packages: views };
   });
@@ -304,6 +353,15 @@ function sha256Of(files: [string, string][] | undefined, rootPath: string): stri
  * directory behind.
  */
 export async function buildCatalog(options: BuildOptions): Promise<BuildReport> {
+  try {
+    return await build(options);
+  } catch (error) {
+    await options.state?.dropWorkers();
+    throw error;
+  }
+}
+
+async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const warnings: string[] = [];
   const warn = (line: string) => {
@@ -344,6 +402,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
   }
   const base = {
     config,
+    pool: options.state?.pages ?? ownPool(),
     renderer,
     previous: previous ?? linkFrom,
     cacheDir: options.cacheDir,

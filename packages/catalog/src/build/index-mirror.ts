@@ -137,6 +137,6 @@ export class IndexMirror {
     for (const [path, key] of keptFiles) this.writer.keepPrevious(`${base}/${path}`, owner, key);
     if (!root) return;
     for (const [path] of stream.files) this.writer.linkSync(path, `${base}/${path}`, owner);
-    for (const [path] of keptFiles) this.writer.linkSync(path, `${base}/${path}`, owner);
+    for (const [path] of keptFiles) this.writer.linkSync(path, `${base}/${path}`, owner, true);
   }
 }

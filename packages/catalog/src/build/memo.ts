@@ -40,6 +40,8 @@ export interface MemoPackage {
   /** The index context it was viewed in (root flag, owner links): viewed again when it changes. */
   context: string;
   view: PackageView;
+  /** sha256 of the view's JSON (part of its page's key). */
+  viewHash: string;
   /** Its README's index path, when it has one. */
   readme?: string;
   /** Its index files (index-relative paths) with their keys. */
@@ -47,7 +49,7 @@ export interface MemoPackage {
 }
 
 /** Format of the memo file; a memo of another format is ignored. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** The memo file: each directory's files as [name, key (0: the content address its name holds),
  *  ino, size, mtimeMs], each package's index files as its object names (its root's key is its digest). */

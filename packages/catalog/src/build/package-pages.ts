@@ -8,6 +8,10 @@ import { SiteWriter } from "./site-writer.js";
 /** One package page to render: its view, and where its README is read from during the build. */
 export interface PageSource {
   pkg: PackageView;
+  /** sha256 of the view's JSON, when known (a reused package's, from the memo). */
+  viewHash?: string;
+  /** A page of a package reused from the previous build: its path was checked then. */
+  known?: boolean;
   /** The README file to read (the mirrored copy), and its index path (its digest is in the name). */
   readme?: { file: string; path: string };
 }
@@ -23,7 +27,23 @@ const inFlightPerWorker = 4;
 
 /** Page workers: one per core (the main thread reads and writes meanwhile, mostly in the kernel). */
 export function pageWorkerCount(): number {
-  return Number(process.env.PKG_CATALOG_WORKERS) || Math.max(1, Math.min(availableParallelism(), 8));
+  return Math.max(1, Math.min(availableParallelism(), 8));
+}
+
+/** The hash of a package view, part of its page's key. */
+export function viewHash(view: PackageView): string {
+  return sha256Hex(JSON.stringify(view));
+}
+
+/** Where the page workers come from: a pool of this build's own, or one kept between builds. */
+export interface PagePoolSource {
+  get(chrome: SiteChrome): PageRenderer;
+  /** Whether `close` stops the pool (false when it is kept for the next build). */
+  owned: boolean;
+}
+
+export function ownPool(workers = pageWorkerCount()): PagePoolSource {
+  return { get: (chrome) => createPageRenderer(chrome, workers), owned: true };
 }
 
 /**
@@ -34,7 +54,7 @@ export function pageWorkerCount(): number {
  */
 export class PackagePages {
   readonly counts: PageCounts = { rendered: 0, reused: 0 };
-  private readonly chromeJson: string;
+  private readonly chromeHash: string;
   private readonly queue: { path: string; key: string; page: PageSource; successorRoute?: string }[] = [];
   private renderer: PageRenderer | undefined;
   private running = 0;
@@ -45,23 +65,30 @@ export class PackagePages {
     private readonly writer: SiteWriter,
     private readonly chrome: SiteChrome,
     private readonly rendererHash: string,
-    private readonly workers = pageWorkerCount(),
+    private readonly pool: PagePoolSource = ownPool(),
+    private readonly inFlight = pageWorkerCount() * inFlightPerWorker,
   ) {
-    this.chromeJson = JSON.stringify(chrome);
+    this.chromeHash = sha256Hex(JSON.stringify(chrome));
   }
 
-  /** Claims the page's path and renders it unless the previous output has it with the same key. */
-  add(page: PageSource, successorRoute: string | undefined): void {
+  /**
+   * Claims the page's path and renders it unless the previous output has it with the same key. A
+   * page of a package reused from the previous build (`known`) was checked then: its path is only
+   * registered.
+   */
+  add(page: PageSource, successorRoute: string | undefined, known = false): void {
     const { pkg } = page;
-    const path = this.writer.claim(SiteWriter.pagePath(pkg.route), `the package ${pkg.name}`);
+    const route = SiteWriter.pagePath(pkg.route);
+    const owner = `the package ${pkg.name}`;
+    const path = known ? this.writer.claimKnown(route, owner) : this.writer.claim(route, owner);
     const key = sha256Hex(
-      JSON.stringify([
+      [
         this.rendererHash,
-        this.chromeJson,
-        pkg,
-        page.readme?.path ?? null,
-        successorRoute ?? null,
-      ]),
+        this.chromeHash,
+        page.viewHash ?? viewHash(pkg),
+        page.readme?.path ?? "",
+        successorRoute ?? "",
+      ].join("\0"),
     );
     if (this.writer.keepPage(path, key)) {
       this.counts.reused++;
@@ -72,10 +99,10 @@ export class PackagePages {
   }
 
   private pump(): void {
-    while (this.failure === undefined && this.running < this.workers * inFlightPerWorker) {
+    while (this.failure === undefined && this.running < this.inFlight) {
       const job = this.queue.shift();
       if (job === undefined) break;
-      this.renderer ??= createPageRenderer(this.chrome, this.workers);
+      this.renderer ??= this.pool.get(this.chrome);
       this.running++;
       const { path, key, page, successorRoute } = job;
       this.renderer
@@ -117,11 +144,12 @@ export class PackagePages {
     }
   }
 
-  /** Stops the workers (pages still running are abandoned). */
+  /** Stops the workers unless the pool is kept for the next build (pages still running are
+   *  abandoned). */
   async close(): Promise<void> {
     this.queue.length = 0;
     const renderer = this.renderer;
     this.renderer = undefined;
-    await renderer?.close();
+    if (this.pool.owned) await renderer?.close();
   }
 }

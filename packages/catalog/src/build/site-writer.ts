@@ -106,6 +106,20 @@ export class SiteWriter {
     return normalised;
   }
 
+  /**
+   * Registers a path the previous build claimed and checked (a file of a package it read, kept as
+   * it is): only a second claim of the very same path is refused.
+   */
+  claimKnown(path: string, owner: string): string {
+    const previous = this.owners.get(path);
+    if (previous !== undefined || this.dirs.has(path))
+      throw dataError(
+        `route collision: /${path} is produced by ${previous ?? "a directory"} and by ${owner}`,
+      );
+    this.owners.set(path, owner);
+    return path;
+  }
+
   /** True (and the file kept, or linked from the other output) when the previous output holds
    *  `path` with `key`. */
   private keep(path: string, key: string): boolean {
@@ -174,7 +188,7 @@ export class SiteWriter {
   /** Keeps a file of the previous output that this build did not produce again (a reused package's
    *  index file); the caller checked that the previous output has it with `key`. */
   keepPrevious(path: string, owner: string, key: string): void {
-    const claimed = this.claim(path, owner);
+    const claimed = this.claimKnown(path, owner);
     if (!this.keep(claimed, key)) throw new Error(`${claimed} is not in the previous output`);
   }
 
@@ -202,8 +216,8 @@ export class SiteWriter {
    * A second name for a file of this build (`sameAs`, a site path): a hard link (the same bytes,
    * not written twice) where the filesystem has them, else a copy.
    */
-  linkSync(path: string, sameAs: string, owner: string): void {
-    const claimed = this.claim(path, owner);
+  linkSync(path: string, sameAs: string, owner: string, known = false): void {
+    const claimed = known ? this.claimKnown(path, owner) : this.claim(path, owner);
     const source = this.files.get(sameAs);
     if (source === undefined) throw new Error(`${sameAs} is not a file of this build`);
     if (this.keep(claimed, source.key)) return;

@@ -98,7 +98,7 @@ export async function writeSite(
   for (const index of model.indexes) for (const pkg of index.packages) routeByName.set(pkg.name, pkg.route);
   for (const page of input.deferred) {
     const successor = page.pkg.supersededBy;
-    input.pages.add(page, successor === undefined ? undefined : routeByName.get(successor));
+    input.pages.add(page, successor === undefined ? undefined : routeByName.get(successor), page.known);
   }
   log("rendering the catalog pages");
   // the workers render package pages while this thread renders the catalog pages and docs

@@ -49,6 +49,7 @@ and on stderr. The site is built into a private temporary directory, removed on 
         await server.close();
       } finally {
         stop.dispose();
+        await state.close();
       }
     });
 }
