@@ -158,6 +158,8 @@ function release(pkg: LoadedPackage): void {
 
 interface BuildRun {
   config: CatalogConfig;
+  /** The previous output's memo describes it as it is (kept in memory by this process). */
+  trusted: boolean;
   pool: PagePoolSource;
   renderer: string;
   previous: BuildMemo | undefined;
@@ -191,9 +193,12 @@ async function runBuild(run: BuildRun) {
       const memo = known.get(key);
       if (memo === undefined || memo.digest !== digest || memo.context !== contextOf(source))
         return undefined;
-      for (const [path, fileKey] of memo.files) {
-        if (previous.files.get(`index/${memo.label}/${path}`)?.key !== fileKey) return undefined;
-        if (root && previous.files.get(path)?.key !== fileKey) return undefined;
+      // a memo kept in memory describes its output as it is; one from disk may name files since gone
+      if (!run.trusted) {
+        for (const [path, fileKey] of memo.files) {
+          if (previous.files.get(`index/${memo.label}/${path}`)?.key !== fileKey) return undefined;
+          if (root && previous.files.get(path)?.key !== fileKey) return undefined;
+        }
       }
       reused.set(key, memo);
       return memo.label;
@@ -403,6 +408,7 @@ async function build(options: BuildOptions): Promise<BuildReport> {
   const base = {
     config,
     pool: options.state?.pages ?? ownPool(),
+    trusted: options.state !== undefined,
     renderer,
     previous: previous ?? linkFrom,
     cacheDir: options.cacheDir,
