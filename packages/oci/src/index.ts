@@ -2,6 +2,7 @@ export { abortError, type OperationOptions } from "./abort.js";
 export { memoryBlob } from "./blob-source.js";
 export { type Challenge, parseChallenges } from "./challenge.js";
 export { isDigest, parseDigest, sha256Digest, VerifyingStream } from "./digest.js";
+export { withFileLock } from "./file-lock.js";
 export { type ManifestDocument, parseImageIndex, parseManifestDocument } from "./image-index.js";
 export { LayoutTarget, openLayout } from "./layout.js";
 export { MAX_CHUNK_SIZE, MAX_MANIFEST_SIZE } from "./limits.js";

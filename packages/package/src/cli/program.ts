@@ -1,5 +1,6 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { TOOL_VERSION } from "../version-info.js";
+import { announceCommand } from "./commands/announce.js";
 import { createCommand } from "./commands/create.js";
 import { describeCommand } from "./commands/describe.js";
 import { execCommand } from "./commands/exec.js";
@@ -28,6 +29,7 @@ pkg exec ends with its command's status once the command runs.`,
   pkg.addCommand(pullCommand());
   pkg.addCommand(tagsCommand());
   pkg.addCommand(testCommand());
+  pkg.addCommand(announceCommand());
   program.addCommand(pkg);
   program.addCommand(execCommand());
   return program;
