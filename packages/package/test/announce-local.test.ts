@@ -1,8 +1,8 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256Of } from "@pkg/index";
 import { createFsReader, DEFAULT_FILE_CONCURRENCY, walkIndex } from "@pkg/index/read";
-import { MediaType, memoryBlob, openLayout } from "@pkg/oci";
+import { type ImageManifest, MediaType, memoryBlob, openLayout } from "@pkg/oci";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -140,13 +140,25 @@ describe("announce into a local directory", () => {
     expect(root.desc).toMatchObject({ title: "Other", description: "The other tool.", keywords: [] });
   });
 
+  it("refuses (65) a c/index.json that is not an index document, before anything else", async () => {
+    const dir = freshDir();
+    await mkdir(join(dir, "c"), { recursive: true });
+    await writeFile(join(dir, "c/index.json"), "{not json");
+    await expect(
+      announce(request("acme/tool", { label: undefined }), new LocalDirectoryDestination(dir)),
+    ).rejects.toMatchObject({
+      exitCode: 65,
+      message: expect.stringMatching(/c\/index\.json: not valid JSON/),
+    });
+  });
+
   it("reads title, description and keywords from the description's annotations", async () => {
     const target = openLayout(layout, "acme/plain");
     const readme = memoryBlob(Buffer.from("# Ignored\n\nAlso ignored.\n"));
     const config = memoryBlob(Buffer.from("{}"));
     await target.pushBlob(readme);
     await target.pushBlob(config);
-    const manifest = {
+    const manifest: ImageManifest = {
       schemaVersion: 2,
       mediaType: MediaType.ImageManifest,
       artifactType: PackageMediaType.DescriptionArtifact,

@@ -3,6 +3,7 @@ import { documentValue } from "../decode.js";
 import { sha256Of } from "../digest.js";
 import { IndexFormatError } from "../errors.js";
 import { DEFAULT_NAME_SEGMENTS, isSafePackagePath, splitPackageName } from "../grammar.js";
+import { parseCatalogIndex } from "../parse-catalog-index.js";
 import { parseIndexConfig } from "../parse-config.js";
 import { parseImageIndex } from "../parse-image-index.js";
 import { objectFilePath, rootFilePath } from "../paths.js";
@@ -37,6 +38,8 @@ export interface IndexState {
   keepsCatalogIndex: boolean;
   /** `/c/index.json` as held, when kept and present. */
   catalogIndex?: Uint8Array;
+  /** The packages `/c/index.json` lists (checked against c-index.schema.json), when read. */
+  catalogPackages?: Record<string, string>;
 }
 
 /** Reads the state one package's write starts from: config.json, the package's root, and (when the
@@ -68,6 +71,10 @@ export async function readIndexState(
     );
   }
   const catalogIndex = options.keepsCatalogIndex ? await read(CATALOG_INDEX_PATH) : undefined;
+  const catalogPackages =
+    catalogIndex === undefined
+      ? undefined
+      : parseCatalogIndex(catalogIndex, CATALOG_INDEX_PATH, { nameSegments }).packages;
   return {
     pkgPath,
     nameSegments,
@@ -75,6 +82,7 @@ export async function readIndexState(
     committed,
     keepsCatalogIndex: options.keepsCatalogIndex,
     catalogIndex,
+    catalogPackages,
   };
 }
 

@@ -1,5 +1,5 @@
 import { dataError, usageError } from "@pkg/common";
-import { splitPackageName } from "@pkg/index";
+import { parsePackageRoot, rootFilePath, splitPackageName } from "@pkg/index";
 import { createLimiter } from "@pkg/index/read";
 import { type IndexState, type PackageWrite, planPackageWrite, readIndexState } from "@pkg/index/write";
 import { openLayout, openRegistry, parseReference, type TargetReader } from "@pkg/oci";
@@ -49,18 +49,17 @@ function openSource(repository: string, layout: string | undefined): TargetReade
  *  package (exit 64 when the index has none to go by). */
 async function labelFor(request: AnnounceRequest, state: IndexState, read: IndexFileReader): Promise<string> {
   if (request.label !== undefined) return request.label;
-  const catalog = state.catalogIndex;
-  const first =
-    catalog &&
-    Object.keys((JSON.parse(Buffer.from(catalog).toString("utf8")) as { packages: object }).packages)[0];
-  const rootBytes = first === undefined ? undefined : await read(`p/${first}.json`);
-  const name = rootBytes && (JSON.parse(Buffer.from(rootBytes).toString("utf8")) as { name?: unknown }).name;
-  const label = typeof name === "string" ? splitPackageName(name, state.nameSegments)?.label : undefined;
-  if (label === undefined)
-    throw usageError(
-      `the index holds no package yet: give --label NAME (the index's own name) for ${request.package}`,
-    );
-  return label;
+  const first = Object.keys(state.catalogPackages ?? {}).sort()[0];
+  if (first !== undefined) {
+    const path = rootFilePath(first);
+    const bytes = await read(path);
+    const name = bytes && parsePackageRoot(bytes, path, { nameSegments: state.nameSegments }).name;
+    const label = name && splitPackageName(name, state.nameSegments)?.label;
+    if (label) return label;
+  }
+  throw usageError(
+    `the index holds no package yet: give --label NAME (the index's own name) for ${request.package}`,
+  );
 }
 
 /** The repository the root names, or the one to name (exit 64 when they differ or neither is given). */
