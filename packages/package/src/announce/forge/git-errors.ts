@@ -76,7 +76,15 @@ export function gitFailure(
   return new PkgError(ExitCode.Failed, said);
 }
 
-/** Push refusals that mean another writer moved the branch since it was read (a lost race). */
-export function isLostRace(porcelain: string): boolean {
-  return /\[rejected\][^\n]*\((stale info|fetch first|non-fast-forward)\)|\[rejected\]\s*$/m.test(porcelain);
+/**
+ * Push refusals that mean another writer moved the branch since it was read (a lost race): the
+ * lease or fast-forward check failing before the push, or the server's own compare-and-swap on the
+ * ref failing when two pushes passed that check at once.
+ */
+export function isLostRace(output: string): boolean {
+  return (
+    /\[rejected\][^\n]*\((stale info|fetch first|non-fast-forward)\)/.test(output) ||
+    /\[remote rejected\][^\n]*\((failed to update ref|failed to lock|cannot lock ref[^)]*)\)/.test(output) ||
+    /cannot lock ref '[^']*': is at [0-9a-f]+ but expected/.test(output)
+  );
 }
