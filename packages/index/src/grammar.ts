@@ -14,8 +14,13 @@ export const PACKAGE_PATH_MAX = 140;
 export const DEFAULT_NAME_SEGMENTS = 2;
 
 const TAG = /^[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}$/;
+/** Tags the index never lists: the tools' own documents (`__pkg.*`, and `__ocx*` which the schema
+ *  reserves; case-folded as the schema folds), canonical digest-alias tags, and referrers in the
+ *  tag scheme (`sha256-<hex>`, with cosign's `.sig`/`.att`/`.sbom` suffix or none). */
 const RESERVED_TAGS = [
   /^__[oO][cC][xX]/,
+  /^__[pP][kK][gG]/,
+  /^sha256-[0-9a-fA-F]{64}(?:\.[A-Za-z0-9_-]+)?$/,
   /^sha256\.[0-9a-fA-F]{64}$/,
   /^sha384\.[0-9a-fA-F]{96}$/,
   /^sha512\.[0-9a-fA-F]{128}$/,
@@ -48,7 +53,12 @@ export function splitPackageName(
   return isValidLabel(label) && isSafePackagePath(path, segments) ? { label, path } : undefined;
 }
 
-/** An OCI tag that is not reserved by the index (`__ocx*`, canonical digest-alias tags). */
+/** A tag in the OCI tag grammar, reserved or not. */
+export function isOciTag(tag: string): boolean {
+  return TAG.test(tag);
+}
+
+/** An OCI tag that is not reserved by the index (see RESERVED_TAGS). */
 export function isValidTagName(tag: string): boolean {
   return TAG.test(tag) && !RESERVED_TAGS.some((reserved) => reserved.test(tag));
 }

@@ -36,6 +36,25 @@ function messageOf(fn: () => unknown): string {
   throw new Error("expected a refusal");
 }
 
+describe("reserved tags", () => {
+  it.each([
+    "__pkg.desc",
+    "__PKG.published",
+    "__ocx.desc",
+    `sha256.${"a".repeat(64)}`,
+    `sha256-${"b".repeat(64)}`,
+    `sha256-${"b".repeat(64)}.sig`,
+  ])(
+    "a root listing %s is refused: the tools' own tags and digest-shaped tags are never an index's",
+    (tag) => {
+      const bad = { ...root, tags: { [tag]: root.tags["0.1.0"] } };
+      expect(messageOf(() => parsePackageRoot(bad, "r.json"))).toBe(
+        `r.json: $.tags[${JSON.stringify(tag)}]: not a valid tag name`,
+      );
+    },
+  );
+});
+
 describe("error messages", () => {
   it("name the file and the JSON path", () => {
     const bad = { ...root, tags: { ".28.1": root.tags["0.1.0"] } };
