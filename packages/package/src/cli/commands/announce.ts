@@ -1,8 +1,10 @@
 import { Command } from "@commander-js/extra-typings";
-import { parseFormat, printJson, stderrLogger, usageError } from "@pkg/common";
+import { type Logger, parseFormat, printJson, stderrLogger, usageError } from "@pkg/common";
 import type { Owner } from "@pkg/index";
+import { createHttpClient, type PooledHttpClient } from "@pkg/net";
 import { announce } from "../../announce/announce.js";
 import type { AnnounceDestination } from "../../announce/destination.js";
+import { createForgeDestination, resolveForgeTarget } from "../../announce/forge/index.js";
 import { LocalDirectoryDestination } from "../../announce/local-destination.js";
 import {
   type AnnounceRequest,
@@ -58,11 +60,42 @@ async function tagMode(options: ModeOptions): Promise<TagMode> {
  */
 interface DestinationOptions {
   out?: string;
+  indexRepo?: string;
+  fork?: string;
+  forge?: string;
+  transport?: string;
 }
 
-function openDestination(options: DestinationOptions): AnnounceDestination {
-  if (options.out !== undefined) return new LocalDirectoryDestination(options.out);
-  throw usageError("say where to announce: --out DIR (a local index directory)");
+function openDestination(
+  options: DestinationOptions,
+  pkg: string,
+  log: Logger,
+  http: () => PooledHttpClient,
+): AnnounceDestination {
+  const forgeFlags = (["indexRepo", "fork", "forge", "transport"] as const).filter(
+    (k) => options[k] !== undefined,
+  );
+  if (options.out !== undefined) {
+    if (forgeFlags.length > 0)
+      throw usageError(
+        "--out writes a local directory; it cannot be combined with --index-repo, --fork, --forge or --transport",
+      );
+    return new LocalDirectoryDestination(options.out);
+  }
+  if (options.indexRepo === undefined) {
+    throw usageError(
+      forgeFlags.length > 0
+        ? "name the index repository with --index-repo [HOST/]NAMESPACE/PROJECT"
+        : "say where to announce: --out DIR (a local index directory) or --index-repo [HOST/]NAMESPACE/PROJECT",
+    );
+  }
+  const target = resolveForgeTarget({
+    indexRepo: options.indexRepo,
+    fork: options.fork,
+    forge: options.forge,
+    transport: options.transport,
+  });
+  return createForgeDestination({ target, pkg, env: process.env, http: http(), log });
 }
 
 export function announceCommand() {
@@ -98,18 +131,44 @@ export function announceCommand() {
         "--out <dir>",
         "write to this local index directory (created when missing): the package's root, its new objects, config.json and c/index.json",
       )
+      .option(
+        "--index-repo <[host/]ns/project>",
+        "announce to this forge index repository: one commit on the package's branch and a pull or merge request, opened or reused",
+      )
+      .option(
+        "--fork <[host/]ns/project>",
+        "push the branch to this fork (made when missing) and open the request from it",
+      )
+      .option(
+        "--forge <forge>",
+        "forgeone or forgetwo; inferred for github.com and gitlab.com, required for a self-hosted host",
+      )
+      .option(
+        "--transport <transport>",
+        "api (default; token PKG_ANNOUNCE_TOKEN) or git (forgetwo only, no --fork: one push carrying the merge-request push options)",
+      )
       .option("--format <format>", "output: text or json", parseFormat, "text" as const)
       .addHelpText(
         "after",
         `
+Forge credentials: PKG_ANNOUNCE_TOKEN (api transport; sent to the forge's API host only). The git
+transport takes PKG_ANNOUNCE_GIT_TOKEN (a deploy token; PKG_ANNOUNCE_GIT_USER its user name), then
+PKG_AUTH_<HOST>_* or netrc, then the CI job's CI_JOB_TOKEN on that host, handed to git by a
+credential helper for that host only.
 Exit codes: 0 ok (updated or unchanged), 64 usage, 65 bad data (a tag that does not resolve, a
-document of the index that breaks its schema), 69 registry unreachable, 80 authentication rejected.`,
+document of the index that breaks its schema), 69 registry or forge unreachable, 75 forge
+rate-limited or a race for the branch lost on every retry, 77 publisher not allowlisted, 80
+authentication rejected or no push access, 82 forge capability unavailable.`,
       )
       .action(async (options) => {
         const log = stderrLogger({ quiet: options.format === "json" });
         const pkgPath = checkPackagePath(options.package);
         const mode = await tagMode(options);
-        const destination = openDestination(options);
+        let client: PooledHttpClient | undefined;
+        const destination = openDestination(options, pkgPath, log, () => {
+          client ??= createHttpClient();
+          return client;
+        });
         const request: AnnounceRequest = {
           package: pkgPath,
           mode,
@@ -118,7 +177,7 @@ document of the index that breaks its schema), 69 registry unreachable, 80 authe
           ...(options.label === undefined ? {} : { label: checkLabel(options.label) }),
           ...(options.owner === undefined ? {} : { owners: options.owner }),
         };
-        const report = await announce(request, destination);
+        const report = await announce(request, destination).finally(() => client?.close());
         if (options.format === "json") {
           printJson(report);
           return;
@@ -126,7 +185,7 @@ document of the index that breaks its schema), 69 registry unreachable, 80 authe
         for (const tag of report.reservedTagsDropped) log.info(`left out reserved tag ${tag}`);
         const what =
           report.status === "updated"
-            ? `updated (${report.writtenPaths.length} files written; tags changed: ${report.changedTags.join(", ") || "none"}; description ${report.descStatus})`
+            ? `updated (${destination.writesCatalogIndex ? `${report.writtenPaths.length} files written; ` : ""}tags changed: ${report.changedTags.join(", ") || "none"}; description ${report.descStatus})`
             : "unchanged";
         log.info(`announced ${report.package} to ${report.destination}: ${what}`);
         if (report.requestUrl !== null) log.info(report.requestUrl);
