@@ -109,6 +109,18 @@ describe("forgeone API transport", () => {
     expect(forge.calls.slice(calls).filter((c) => c.method !== "GET")).toEqual([]);
   });
 
+  it("an unchanged announce opens a request when unmerged commits remain on the branch", async () => {
+    const source = await packageSource(["1.2.3"]);
+    await announceTo(options(), source, ["1.2.3"]);
+    const head = forge.repo("acme/index").refs.get(BRANCH);
+    const [closed] = forge.pulls;
+    if (closed) closed.state = "closed";
+    const report = await announceTo(options(), source, ["1.2.3"]);
+    expect(report).toMatchObject({ status: "unchanged", requestNumber: 2 });
+    expect(forge.repo("acme/index").refs.get(BRANCH)).toBe(head);
+    expect(forge.calls.filter((c) => c.method === "POST" && c.path.endsWith("/git/commits"))).toHaveLength(1);
+  });
+
   it("after a squash merge the branch is based on the default branch again, so the next request does not conflict", async () => {
     const source = await packageSource(["1.2.3"]);
     await announceTo(options(), source, ["1.2.3"]);
