@@ -49,8 +49,6 @@ export interface MergeRequestRecord {
   state: "opened" | "merged";
 }
 
-const ZERO = "0".repeat(40);
-
 const HOOK = (node: string, which: "pre-receive" | "post-receive") => `#!${node}
 // ${which}: records the push options (pre-receive), answers merge_request.* as GitLab does (post-receive)
 const fs = require("node:fs");
@@ -329,5 +327,3 @@ export function gitEnv(): NodeJS.ProcessEnv {
     GIT_COMMITTER_EMAIL: "bot@index.invalid",
   };
 }
-
-export { ZERO };
