@@ -4,7 +4,13 @@ import { createLimiter } from "@pkg/index/read";
 import { type IndexState, type PackageWrite, planPackageWrite, readIndexState } from "@pkg/index/write";
 import { openLayout, openRegistry, parseReference, type TargetReader } from "@pkg/oci";
 import { parseTag } from "../version/tags.js";
-import type { AnnounceDestination, IndexChange, IndexFileReader, Regenerate } from "./destination.js";
+import type {
+  AnnounceDestination,
+  IndexChange,
+  IndexFileReader,
+  PublishResult,
+  Regenerate,
+} from "./destination.js";
 import { observeSource, type SourceObservations } from "./observe.js";
 import type { AnnounceRequest } from "./request.js";
 
@@ -159,6 +165,8 @@ export function createRegenerate(
  * Announces a package to an index: computes the package's files from what the destination holds
  * and what its repository holds now, and lets the destination publish them (a local directory
  * writes them; a forge destination opens or updates a request). The report says what changed.
+ * A dry run (`request.dryRun`) computes the change against the index as committed and writes,
+ * pushes and opens nothing: its report says whether a real run would change the index.
  */
 export async function announce(
   request: AnnounceRequest,
@@ -169,14 +177,18 @@ export async function announce(
   const regenerate = createRegenerate(request, destination, (write) => {
     last = write;
   });
-  const result = await destination.publish(
-    async (read) => {
-      lastChange = await regenerate(read);
-      return lastChange;
-    },
-    `announce: ${request.package}`,
-    request.signal,
-  );
+  const tracked: Regenerate = async (read) => {
+    lastChange = await regenerate(read);
+    return lastChange;
+  };
+  const result: PublishResult = request.dryRun
+    ? {
+        status: await destination.preview(tracked, request.signal),
+        requestUrl: null,
+        requestNumber: null,
+        writtenPaths: [],
+      }
+    : await destination.publish(tracked, `announce: ${request.package}`, request.signal);
   if (last === undefined || lastChange === undefined)
     throw new Error("the destination published without regenerating");
   return {

@@ -33,4 +33,7 @@ export interface AnnounceDestination {
   /** Whether the destination keeps /c/index.json itself (a local directory does; an index repository renders it at deploy, so a change there carries only the package's files). */
   readonly writesCatalogIndex: boolean;
   publish(regenerate: Regenerate, message: string, signal?: AbortSignal): Promise<PublishResult>;
+  /** A dry run: computes the change against the index as committed (a forge's default branch, the
+   *  directory as it is) and says whether it changes anything; creates, writes and opens nothing. */
+  preview(regenerate: Regenerate, signal?: AbortSignal): Promise<"updated" | "unchanged">;
 }

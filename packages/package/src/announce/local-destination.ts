@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
 import { CATALOG_INDEX_MAX_BYTES, createFsReader } from "@pkg/index/read";
@@ -59,5 +59,22 @@ export class LocalDirectoryDestination implements AnnounceDestination {
       ExitCode.Transient,
       `${this.name}: other writers kept changing the index during ${MAX_ATTEMPTS} attempts; try again`,
     );
+  }
+
+  async preview(regenerate: Regenerate, signal?: AbortSignal): Promise<"updated" | "unchanged"> {
+    const exists = await stat(this.name).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return false;
+        throw error;
+      },
+    );
+    // a directory not made yet reads as an empty index
+    const reader = exists ? await createFsReader(this.name) : undefined;
+    const change = await regenerate(async (path) =>
+      reader?.read(path, { maxBytes: CATALOG_INDEX_MAX_BYTES }),
+    );
+    signal?.throwIfAborted();
+    return change.files.size === 0 ? "unchanged" : "updated";
   }
 }

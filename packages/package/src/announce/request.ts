@@ -34,6 +34,8 @@ export interface AnnounceRequest {
   owners?: Owner[];
   /** The time new observations are stamped with; now by default. */
   now?: Date;
+  /** Computes the change against the index as committed and reports it; writes and opens nothing. */
+  dryRun?: boolean;
   signal?: AbortSignal;
 }
 

@@ -99,6 +99,13 @@ export class ApiDestination implements AnnounceDestination {
       throw error;
     }
   }
+
+  async preview(regenerate: Regenerate, signal?: AbortSignal): Promise<"updated" | "unchanged"> {
+    const snapshot = await this.#options.api.committed(signal);
+    const change = await regenerate((path) => snapshot.read(path, signal));
+    if (change.status === "unchanged") return "unchanged";
+    return (await changedFiles(change.files, snapshot, signal)).length === 0 ? "unchanged" : "updated";
+  }
 }
 
 function result(status: "updated" | "unchanged", request: RequestRef | undefined): PublishResult {

@@ -41,6 +41,8 @@ export type CommitOutcome = { written: true; sha: string } | { written: false; r
 export interface ForgeApi {
   /** Resolves the index repository (and fork: found or created, then synced), checks push access. */
   prepare(signal?: AbortSignal): Promise<void>;
+  /** The index as committed: the upstream default branch's head, read only (a dry run; no `prepare`). */
+  committed(signal?: AbortSignal): Promise<Snapshot>;
   /** The default branch's head, the announce branch's head and relation, whether a request is open. */
   branchState(branch: string, signal?: AbortSignal): Promise<BranchState & { open: RequestRef | undefined }>;
   snapshot(repo: "upstream" | "head", sha: string): Snapshot;

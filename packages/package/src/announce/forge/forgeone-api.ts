@@ -61,7 +61,8 @@ export class ForgeoneApi implements ForgeApi {
     return parseJson<RepoInfo>(answer, `reading ${coordinateLabel(coordinate)}`);
   }
 
-  async prepare(signal?: AbortSignal): Promise<void> {
+  /** The index repository, its default branch noted (exit 64 when it is not there). */
+  async #upstreamRepo(signal?: AbortSignal): Promise<RepoInfo> {
     const upstream = await this.#repo(this.#upstream, signal);
     if (!upstream) {
       throw new PkgError(
@@ -70,6 +71,27 @@ export class ForgeoneApi implements ForgeApi {
       );
     }
     this.#defaultBranch = upstream.default_branch;
+    return upstream;
+  }
+
+  async #mainHead(signal?: AbortSignal): Promise<string> {
+    const mainHead = await this.#refHead(this.#upstream, this.#defaultBranch, signal);
+    if (!mainHead) {
+      throw new PkgError(
+        ExitCode.Failed,
+        `the default branch ${this.#defaultBranch} of ${coordinateLabel(this.#upstream)} has no head to commit onto`,
+      );
+    }
+    return mainHead;
+  }
+
+  async committed(signal?: AbortSignal): Promise<Snapshot> {
+    await this.#upstreamRepo(signal);
+    return this.snapshot("upstream", await this.#mainHead(signal));
+  }
+
+  async prepare(signal?: AbortSignal): Promise<void> {
+    const upstream = await this.#upstreamRepo(signal);
     if (!this.#fork) {
       if (upstream.permissions && upstream.permissions.push === false) {
         throw new PkgError(
@@ -173,13 +195,7 @@ export class ForgeoneApi implements ForgeApi {
     branch: string,
     signal?: AbortSignal,
   ): Promise<BranchState & { open: RequestRef | undefined }> {
-    const mainHead = await this.#refHead(this.#upstream, this.#defaultBranch, signal);
-    if (!mainHead) {
-      throw new PkgError(
-        ExitCode.Failed,
-        `the default branch ${this.#defaultBranch} of ${coordinateLabel(this.#upstream)} has no head to commit onto`,
-      );
-    }
+    const mainHead = await this.#mainHead(signal);
     const branchHead = await this.#refHead(this.#head, branch, signal);
     let relation: Relation | undefined;
     if (branchHead === mainHead) relation = "identical";

@@ -77,7 +77,8 @@ export class ForgetwoApi implements ForgeApi {
     }
   }
 
-  async prepare(signal?: AbortSignal): Promise<void> {
+  /** The index project, its id and default branch noted (exit 64 when it is not there). */
+  async #upstreamProject(signal?: AbortSignal): Promise<ProjectInfo> {
     const upstream = await this.#project(this.#upstream, signal);
     if (!upstream) {
       throw new PkgError(
@@ -88,6 +89,27 @@ export class ForgetwoApi implements ForgeApi {
     this.#upstreamId = upstream.id;
     this.#headId = upstream.id;
     this.#defaultBranch = upstream.default_branch;
+    return upstream;
+  }
+
+  async #mainHead(signal?: AbortSignal): Promise<string> {
+    const mainHead = await this.#branchHead(this.#upstreamId, this.#defaultBranch, signal);
+    if (!mainHead) {
+      throw new PkgError(
+        ExitCode.Failed,
+        `the default branch ${this.#defaultBranch} of ${coordinateLabel(this.#upstream)} has no head to commit onto`,
+      );
+    }
+    return mainHead;
+  }
+
+  async committed(signal?: AbortSignal): Promise<Snapshot> {
+    await this.#upstreamProject(signal);
+    return this.snapshot("upstream", await this.#mainHead(signal));
+  }
+
+  async prepare(signal?: AbortSignal): Promise<void> {
+    const upstream = await this.#upstreamProject(signal);
     if (!this.#fork) {
       this.#checkPush(upstream, this.#upstream, "; announce from a fork with --fork");
       return;
@@ -191,13 +213,7 @@ export class ForgetwoApi implements ForgeApi {
     branch: string,
     signal?: AbortSignal,
   ): Promise<BranchState & { open: RequestRef | undefined }> {
-    const mainHead = await this.#branchHead(this.#upstreamId, this.#defaultBranch, signal);
-    if (!mainHead) {
-      throw new PkgError(
-        ExitCode.Failed,
-        `the default branch ${this.#defaultBranch} of ${coordinateLabel(this.#upstream)} has no head to commit onto`,
-      );
-    }
+    const mainHead = await this.#mainHead(signal);
     const branchHead = await this.#branchHead(this.#headId, branch, signal);
     let relation: Relation | undefined;
     if (branchHead === mainHead) relation = "identical";

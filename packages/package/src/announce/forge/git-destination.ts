@@ -68,7 +68,56 @@ export class GitDestination implements AnnounceDestination {
   }
 
   async publish(regenerate: Regenerate, message: string, signal?: AbortSignal): Promise<PublishResult> {
-    const { indexRepo, env, log } = this.#options;
+    const { log } = this.#options;
+    return this.#inScratch(signal, async (git, credential, work) => {
+      const retries = this.#options.raceRetries ?? RACE_RETRIES;
+      try {
+        return await withRetries(
+          { ...SPEC_BACKOFF, retries },
+          () => this.#attempt(git, credential, regenerate, message, join(work, "announce.index")),
+          {
+            isRetryable: (error) => error instanceof RaceLost,
+            onRetry: (event) =>
+              log.info(
+                `${this.name}: another announce moved the branch first; fetching again, try ${event.attempt + 1} of ${event.total}`,
+              ),
+            ...(signal ? { signal } : {}),
+          },
+        );
+      } catch (error) {
+        if (error instanceof RaceLost) {
+          throw new PkgError(
+            ExitCode.Transient,
+            `${this.name}: another announce moved ${announceBranch(this.#options.pkg)} first on every one of ${retries + 1} tries`,
+          );
+        }
+        throw error;
+      }
+    });
+  }
+
+  async preview(regenerate: Regenerate, signal?: AbortSignal): Promise<"updated" | "unchanged"> {
+    return this.#inScratch(signal, async (git, credential) => {
+      const { main } = await this.#fetch(git, credential, false);
+      const mainHead = (await git.ok(["rev-parse", `refs/remotes/origin/${main}`])).trim();
+      const read = async (path: string) => readBlob(git, mainHead, path);
+      const change = await regenerate(read);
+      if (change.status === "unchanged") return "unchanged";
+      for (const [path, content] of change.files) {
+        const current = await read(path);
+        if (current === undefined || !Buffer.from(current).equals(content)) return "updated";
+      }
+      return "unchanged";
+    });
+  }
+
+  /** Runs `body` in a scratch repository whose remote is the index repository, the credential
+   *  handed to git for the index host only; the scratch directory is removed after. */
+  async #inScratch<T>(
+    signal: AbortSignal | undefined,
+    body: (git: GitRunner, credential: GitCredential, work: string) => Promise<T>,
+  ): Promise<T> {
+    const { indexRepo, env } = this.#options;
     const credential = await resolveGitCredential(indexRepo.host, env);
     const work = await mkdtemp(join(tmpdir(), "pkg-announce-"));
     try {
@@ -96,32 +145,42 @@ export class GitDestination implements AnnounceDestination {
       await init.ok(["init", "--quiet", repo]);
       const git = gitRunner(repo, childEnv, signal);
       await git.ok(["remote", "add", "origin", gitRemoteUrl(indexRepo)]);
-      const retries = this.#options.raceRetries ?? RACE_RETRIES;
-      try {
-        return await withRetries(
-          { ...SPEC_BACKOFF, retries },
-          () => this.#attempt(git, credential, regenerate, message, join(work, "announce.index")),
-          {
-            isRetryable: (error) => error instanceof RaceLost,
-            onRetry: (event) =>
-              log.info(
-                `${this.name}: another announce moved the branch first; fetching again, try ${event.attempt + 1} of ${event.total}`,
-              ),
-            ...(signal ? { signal } : {}),
-          },
-        );
-      } catch (error) {
-        if (error instanceof RaceLost) {
-          throw new PkgError(
-            ExitCode.Transient,
-            `${this.name}: another announce moved ${announceBranch(this.#options.pkg)} first on every one of ${retries + 1} tries`,
-          );
-        }
-        throw error;
-      }
+      return await body(git, credential, work);
     } finally {
       await rm(work, { recursive: true, force: true });
     }
+  }
+
+  /** Lists the index repository's default branch and the announce branch, and fetches the default
+   *  branch (and the announce branch when `withBranch` and it exists). */
+  async #fetch(
+    git: GitRunner,
+    credential: GitCredential,
+    withBranch: boolean,
+  ): Promise<{ main: string; branch: string; remote: ReturnType<typeof parseLsRemote> }> {
+    const branch = announceBranch(this.#options.pkg);
+    const listed = await git.run(["ls-remote", "--symref", "origin", "HEAD", `refs/heads/${branch}`]);
+    if (listed.code !== 0) {
+      throw gitFailure(listed.stderr, `reading ${coordinateLabel(this.#options.indexRepo)}`, credential);
+    }
+    const remote = parseLsRemote(listed.stdout.toString("utf8"));
+    if (!remote.defaultBranch) {
+      throw new PkgError(
+        ExitCode.Failed,
+        `${this.name}: the index repository has no default branch to commit onto`,
+      );
+    }
+    const main = remote.defaultBranch;
+    const refspecs = [`+refs/heads/${main}:refs/remotes/origin/${main}`];
+    if (withBranch && remote.heads.has(branch))
+      refspecs.push(`+refs/heads/${branch}:refs/remotes/origin/${branch}`);
+    const fetched = await git.run(["fetch", "--quiet", "--no-tags", "origin", ...refspecs]);
+    if (fetched.code !== 0) {
+      // the branch went away between the listing and the fetch: another writer is at work
+      if (/couldn't find remote ref/i.test(fetched.stderr)) throw new RaceLost();
+      throw gitFailure(fetched.stderr, `fetching ${coordinateLabel(this.#options.indexRepo)}`, credential);
+    }
+    return { main, branch, remote };
   }
 
   async #attempt(
@@ -132,32 +191,7 @@ export class GitDestination implements AnnounceDestination {
     indexFile: string,
   ): Promise<PublishResult> {
     const { pkg, log } = this.#options;
-    const branch = announceBranch(pkg);
-    const network = async (args: string[], what: string) => {
-      const result = await git.run(args);
-      if (result.code !== 0) throw gitFailure(result.stderr, what, credential);
-      return result;
-    };
-    const listed = await network(
-      ["ls-remote", "--symref", "origin", "HEAD", `refs/heads/${branch}`],
-      `reading ${coordinateLabel(this.#options.indexRepo)}`,
-    );
-    const remote = parseLsRemote(listed.stdout.toString("utf8"));
-    if (!remote.defaultBranch) {
-      throw new PkgError(
-        ExitCode.Failed,
-        `${this.name}: the index repository has no default branch to commit onto`,
-      );
-    }
-    const main = remote.defaultBranch;
-    const refspecs = [`+refs/heads/${main}:refs/remotes/origin/${main}`];
-    if (remote.heads.has(branch)) refspecs.push(`+refs/heads/${branch}:refs/remotes/origin/${branch}`);
-    const fetched = await git.run(["fetch", "--quiet", "--no-tags", "origin", ...refspecs]);
-    if (fetched.code !== 0) {
-      // the branch went away between the listing and the fetch: another writer is at work
-      if (/couldn't find remote ref/i.test(fetched.stderr)) throw new RaceLost();
-      throw gitFailure(fetched.stderr, `fetching ${coordinateLabel(this.#options.indexRepo)}`, credential);
-    }
+    const { main, branch, remote } = await this.#fetch(git, credential, true);
     const mainHead = (await git.ok(["rev-parse", `refs/remotes/origin/${main}`])).trim();
     const branchHead = remote.heads.has(branch)
       ? (await git.ok(["rev-parse", `refs/remotes/origin/${branch}`])).trim()

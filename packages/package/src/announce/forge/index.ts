@@ -6,17 +6,22 @@ import { coordinateLabel, type ForgeTarget } from "./coordinate.js";
 import { DETAIL_CAPABILITY, ForgeHttp } from "./forge-http.js";
 import { ForgeoneApi } from "./forgeone-api.js";
 import { ForgetwoApi } from "./forgetwo-api.js";
+import { resolveGitCredential } from "./git-credential.js";
 import { GitDestination } from "./git-destination.js";
 
 export {
+  apiBaseUrl,
+  DEFAULT_FORGE_HOST,
   type Forge,
   type ForgeCoordinate,
   type ForgeTarget,
   type ForgeTargetInput,
   matchForgeCoordinate,
+  PUBLIC_FORGE_HOSTS,
   resolveForgeTarget,
   type Transport,
 } from "./coordinate.js";
+export { DETAIL_CAPABILITY, DETAIL_NOT_ALLOWLISTED } from "./forge-http.js";
 
 export interface ForgeDestinationOptions {
   target: ForgeTarget;
@@ -65,4 +70,21 @@ export function createForgeDestination(options: ForgeDestinationOptions): Announ
   const api =
     target.forge === "forgeone" ? new ForgeoneApi(http, target, log) : new ForgetwoApi(http, target, log);
   return new ApiDestination({ api, name: `${target.forge} ${coordinateLabel(target.indexRepo)}`, pkg, log });
+}
+
+/**
+ * Whether `env` holds a credential for an announce to `target`: PKG_ANNOUNCE_TOKEN for the API
+ * transport; for the git transport the ladder `createForgeDestination` follows (PKG_ANNOUNCE_GIT_TOKEN,
+ * PKG_AUTH_<HOST>_* or netrc, the CI job's token on that host). Lets a pipeline skip an announce
+ * with a notice rather than fail it.
+ */
+export async function announceCredentialFound(target: ForgeTarget, env: NodeJS.ProcessEnv): Promise<boolean> {
+  if (target.transport === "api") return Boolean(env.PKG_ANNOUNCE_TOKEN?.trim());
+  return resolveGitCredential(target.indexRepo.host, env).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof PkgError && error.exitCode === ExitCode.AuthRejected) return false;
+      throw error;
+    },
+  );
 }
