@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { lstatSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { closeSync, lstatSync, openSync, writeSync } from "node:fs";
+import { mkdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { PackageView } from "../site/model/types.js";
 
@@ -129,34 +129,62 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
   }
 }
 
-/** Writes the memo (a temporary file renamed over the old one). Files without identity are left out. */
+/** Writes the memo (a temporary file renamed over the old one), piece by piece: the whole of it as
+ *  one string would be the build's largest allocation. Files without identity are left out. */
 export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
-  const dirs = new Map<string, MemoJson["dirs"][number][1]>();
+  const dirs = new Map<string, string[]>();
   for (const [path, { key, ident }] of memo.files) {
     if (ident === undefined || key === "") continue;
     const at = path.lastIndexOf("/");
     const dir = at < 0 ? "" : path.slice(0, at);
     const name = path.slice(at + 1);
     const entries = dirs.get(dir) ?? [];
-    entries.push([name, impliedKey(dir, name) === key ? 0 : key, ...ident]);
+    entries.push(JSON.stringify([name, impliedKey(dir, name) === key ? 0 : key, ...ident]));
     dirs.set(dir, entries);
   }
-  const sources: MemoJson["sources"] = [];
-  for (const [index, packages] of memo.sources) {
-    const list: [string, PackageJson][] = [];
-    for (const [key, pkg] of packages) {
-      const json = packageToJson(key, pkg);
-      if (json !== undefined) list.push([key, json]);
-    }
-    sources.push([index, list]);
-  }
-  const json: MemoJson = { format: FORMAT, out: memo.out, renderer: memo.renderer, dirs: [...dirs], sources };
   const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
+  await mkdir(join(file, ".."), { recursive: true });
+  const fd = openSync(temp, "w");
+  let open = true;
   try {
-    await mkdir(join(file, ".."), { recursive: true });
-    await writeFile(temp, JSON.stringify(json));
+    let chunk = "";
+    const put = (text: string) => {
+      chunk += text;
+      if (chunk.length > 1 << 20) {
+        writeSync(fd, chunk);
+        chunk = "";
+      }
+    };
+    put(
+      `{"format":${FORMAT},"out":${JSON.stringify(memo.out)},"renderer":${JSON.stringify(memo.renderer)},"dirs":[`,
+    );
+    let first = true;
+    for (const [dir, entries] of dirs) {
+      put(`${first ? "" : ","}[${JSON.stringify(dir)},[${entries.join(",")}]]`);
+      first = false;
+    }
+    dirs.clear();
+    put('],"sources":[');
+    first = true;
+    for (const [index, packages] of memo.sources) {
+      put(`${first ? "" : ","}[${index},[`);
+      first = false;
+      let firstPackage = true;
+      for (const [key, pkg] of packages) {
+        const json = packageToJson(key, pkg);
+        if (json === undefined) continue;
+        put(`${firstPackage ? "" : ","}${JSON.stringify([key, json])}`);
+        firstPackage = false;
+      }
+      put("]]");
+    }
+    put("]}");
+    writeSync(fd, chunk);
+    closeSync(fd);
+    open = false;
     await rename(temp, file);
   } finally {
+    if (open) closeSync(fd);
     await rm(temp, { force: true });
   }
 }

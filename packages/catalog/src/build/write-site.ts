@@ -100,12 +100,12 @@ export async function writeSite(
     const successor = page.pkg.supersededBy;
     input.pages.add(page, successor === undefined ? undefined : routeByName.get(successor), page.known);
   }
+  // the package pages finish (and their workers stop) before the catalog pages take their memory
+  const counts = await input.pages.finish();
   log("rendering the catalog pages");
-  // the workers render package pages while this thread renders the catalog pages and docs
   const routes: string[] = [];
   routes.push(...(await writeCatalogPages(writer, chrome, model)));
   if (config.docs !== undefined) routes.push(...(await writeDocs(writer, config.docs, chrome, warn)));
-  const counts = await input.pages.finish();
   for (const index of model.indexes) for (const pkg of index.packages) routes.push(pkg.route);
   await writer.write("catalog.json", `${JSON.stringify(catalogJson(model))}\n`, "the catalog JSON");
   await writer.write("404.html", notFoundDocument(chrome), "the 404 page");
