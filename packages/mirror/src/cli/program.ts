@@ -1,6 +1,7 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { readPackageVersion } from "@pkg/common";
 import { checkCommand } from "./commands/check.js";
+import { pipelineCommand } from "./commands/pipeline/index.js";
 import { schemaCommand } from "./commands/schema.js";
 import { syncCommand } from "./commands/sync.js";
 import { validateCommand } from "./commands/validate.js";
@@ -24,6 +25,7 @@ rejected, 82 unsupported, 130/143 stopped by SIGINT/SIGTERM.`,
   pkg.addCommand(validateCommand());
   pkg.addCommand(checkCommand());
   pkg.addCommand(syncCommand());
+  pkg.addCommand(pipelineCommand());
   program.addCommand(pkg);
   program.addCommand(schemaCommand());
   return program;

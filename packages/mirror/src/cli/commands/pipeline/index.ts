@@ -1,0 +1,9 @@
+import { Command } from "@commander-js/extra-typings";
+import { pipelineAnnounceCommand } from "./announce.js";
+
+/** `pkg-mirror package pipeline`: the mirror's CI steps, one subcommand each. */
+export function pipelineCommand() {
+  return new Command("pipeline")
+    .description("The steps of the mirror's generated CI, one subcommand each.")
+    .addCommand(pipelineAnnounceCommand());
+}
