@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe("the README's main job (npm run demo)", () => {
-  it("mirrors two upstream versions with pkg-mirror, and latest pulls back the newest", async () => {
+  it("mirrors two upstream versions with pkg-mirror, latest pulls back the newest, the index and its catalog site hold the package", async () => {
     const { stdout, stderr } = await exec("bash", [demo], {
       env: { ...process.env, PKG_DEMO_DIR: out.path },
     });
@@ -36,5 +36,17 @@ describe("the README's main job (npm run demo)", () => {
     const v100 = await rawIndex("1.0.0");
     expect(JSON.parse(v100.stdout).manifests).toHaveLength(2);
     expect(v100.stdout).not.toBe(v110.stdout);
+
+    // announced into a local index, every tag of the layout, and the catalog built from it
+    expect(stderr).toContain("package pipeline announce ");
+    const root = JSON.parse(await readFile(join(out.path, "index/p/examples/hello.json"), "utf8"));
+    expect(root.repository).toBe("oci://demo.local/examples/hello");
+    expect(Object.keys(root.tags)).toEqual(expect.arrayContaining(["1.0.0", "1.1.0", "latest"]));
+    expect(root.desc.title).toBeTruthy();
+    const page = await readFile(join(out.path, "site/examples/hello/index.html"), "utf8");
+    expect(page).toContain("examples/hello");
+    expect(await readFile(join(out.path, "site/index.html"), "utf8")).toContain("examples/hello");
+    expect(stderr).toContain(`file://${out.path}/site/index.html`);
+    expect(stderr).toContain(`npx pkg-catalog dev ${out.path}/catalog.config.json`);
   });
 });

@@ -52,7 +52,8 @@ export function pipelineAnnounceCommand() {
 Statuses (the report's status, run-summary.json's announce.status): announced (the request was
 opened or updated; with --out, the directory written), nothing_to_announce (the index holds every
 tag already), skipped_no_credential (a notice; the run stays green), failed (the error and its
-detail), interrupted. Credentials: PKG_ANNOUNCE_TOKEN (transport api); transport git takes
+detail), interrupted; with --dry-run, the status a real run would reach, dry_run: true and change:
+updated or unchanged. Credentials: PKG_ANNOUNCE_TOKEN (transport api); transport git takes
 PKG_ANNOUNCE_GIT_TOKEN, then PKG_AUTH_<HOST>_* or netrc, then the CI job's token on the index host.
 Exit codes: 0 announced, nothing to announce, or skipped for want of a credential; 1 the announce
 failed (a publisher not on the job-token allowlist, 77, and a capability the forge lacks, 82,
