@@ -15,6 +15,7 @@ import {
 } from "../../package/test/support/announce-forge.js";
 import type { ApiCall } from "../../package/test/support/forge-server-kit.js";
 import { ForgeoneServer } from "../../package/test/support/forgeone-server.js";
+import { ForgetwoServer } from "../../package/test/support/forgetwo-server.js";
 import { GitHttpServer } from "../../package/test/support/git-http-server.js";
 import { type AnnounceTags, type RunAnnounceOptions, runAnnounce } from "../src/pipeline/announce.js";
 import { loadMirrorSpec } from "../src/spec/loader.js";
@@ -203,7 +204,35 @@ describe("runAnnounce: the statuses of the spec's table", () => {
   });
 });
 
-describe("runAnnounce: the git transport's refusals fail the announce with their details", () => {
+describe("runAnnounce: a dry run on forgetwo opens nothing", () => {
+  it("the API transport with a fork not made yet: reads only, the fork is not created", async () => {
+    const forge = await ForgetwoServer.start(ca);
+    try {
+      forge.tokens.set(TOKEN, "alice");
+      forge.createProject("acme/index", INDEX_FILES, { alice: 30 });
+      const s = await loadSpec({
+        package: PACKAGE,
+        index_repo: `${forge.host}/acme/index`,
+        fork: `${forge.host}/alice/index`,
+        forge: "forgetwo",
+      });
+      const source = await packageSource(["2.0.0"]);
+      const outcome = await runAnnounce(
+        s,
+        options(source, these("2.0.0"), { env: env({ PKG_ANNOUNCE_TOKEN: TOKEN }), dryRun: true }),
+      );
+      expect(outcome).toMatchObject({ status: "announced", change: "updated", dry_run: true });
+      expect(forge.calls.length).toBeGreaterThan(0);
+      expect(forge.calls.filter(isWrite)).toEqual([]);
+      expect(forge.projects.map((p) => p.path)).toEqual(["acme/index"]);
+      expect(forge.mergeRequests).toEqual([]);
+    } finally {
+      await forge.stop();
+    }
+  });
+});
+
+describe("runAnnounce: the git transport", () => {
   let host: GitHttpServer;
   beforeEach(async () => {
     host = await GitHttpServer.start(ca);
@@ -212,6 +241,27 @@ describe("runAnnounce: the git transport's refusals fail the announce with their
   });
   afterEach(async () => {
     await host.stop();
+  });
+
+  it("a dry run reads the default branch and pushes nothing; the real run then pushes once", async () => {
+    const s = await loadSpec({
+      package: PACKAGE,
+      index_repo: `${host.host}/acme/index`,
+      forge: "forgetwo",
+      transport: "git",
+    });
+    const source = await packageSource(["1.0.0"]);
+    const job = env({ CI_JOB_TOKEN: JOB_TOKEN, CI_SERVER_URL: host.url });
+    const dry = await runAnnounce(s, options(source, these("1.0.0"), { env: job, dryRun: true }));
+    expect(dry).toMatchObject({ status: "announced", change: "updated", dry_run: true });
+    expect(await host.pushes("acme/index")).toEqual([]);
+    expect(host.calls.some((c) => c.service === "git-receive-pack")).toBe(false);
+    const real = await runAnnounce(s, options(source, these("1.0.0"), { env: job }));
+    expect(real).toMatchObject({
+      status: "announced",
+      request_url: `${host.url}/acme/index/-/merge_requests/1`,
+    });
+    expect(await host.pushes("acme/index")).toHaveLength(1);
   });
 
   it("a job token off the index project's allowlist (77) and a project refusing job-token pushes (82) are failed", async () => {
