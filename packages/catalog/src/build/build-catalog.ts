@@ -221,7 +221,9 @@ async function viewAndWrite(
 ) {
   const { config, mirror, warn } = run;
   const readmeOf = (sourceIndex: number, label: string, path: string | undefined, read: boolean) =>
-    path === undefined ? {} : { readme: { path, file: mirror.locate(sourceIndex, label, path, read) } };
+    path === undefined
+      ? {}
+      : { readme: { path, locate: () => mirror.locate(sourceIndex, label, path, read) } };
   // pages render as their packages are read, unless they need every route (a successor's)
   const early = new Map<number, Map<string, Viewed>>();
   const onPackage = (source: SourceEntry) => {
@@ -332,10 +334,9 @@ async function viewAndWrite(
 
   const fileCounts: number[] = [];
   for (const index of indexes) {
-    const kept = [...(reusedBySource.get(index.sourceIndex)?.values() ?? [])].flatMap((memo) => memo.files);
+    const kept = reusedBySource.get(index.sourceIndex)?.values() ?? [];
     const root = config.sources.find((s) => s.index === index.sourceIndex)?.root === true;
-    mirror.place(index.sourceIndex, index.label, root, kept, warn);
-    fileCounts.push(mirror.readPaths(index.sourceIndex).size + kept.length);
+    fileCounts.push(mirror.place(index.sourceIndex, index.label, root, kept, warn));
   }
   run.log("mirrored the index files");
   const written = await writeSite(run.writer, { config, model, pages, deferred, warn, log: run.log });
@@ -387,7 +388,9 @@ async function build(options: BuildOptions): Promise<BuildReport> {
   const outDir = resolve(options.outDir);
   const config = await loadCatalogConfig(options.configPath);
   checkOutputDir(outDir, inputDirs(config, options.cacheDir));
-  await assertReplaceable(outDir, options.outDir);
+  // an output this process built (dev) is known to be a site; anything else must show it is one
+  const known = options.state?.memos.has(outDir) === true;
+  if (!known) await assertReplaceable(outDir, options.outDir);
   await checkClientAssets();
   const renderer = await rendererHash();
   const memoDir = options.cacheDir ?? defaultCacheDir();

@@ -1,7 +1,23 @@
 import { join, sep } from "node:path";
 import type { WalkHooks } from "../sources/read-path.js";
-import { type FileIdent, sha256Hex } from "./memo.js";
+import { type FileIdent, type MemoPackage, sha256Hex } from "./memo.js";
 import { isSafeRelativePath, type SiteWriter } from "./site-writer.js";
+
+/** The site paths and keys of a reused package's index files (and of their root copies), made
+ *  once per memo entry: a process keeping its memos (dev) does not make them again. */
+const outputs = new WeakMap<MemoPackage, { base: string; root: boolean; paths: [string, string][] }>();
+
+function outputsOf(memo: MemoPackage, base: string, root: boolean): [string, string][] {
+  const made = outputs.get(memo);
+  if (made?.base === base && made.root === root) return made.paths;
+  const paths: [string, string][] = [];
+  for (const [path, key] of memo.files) {
+    paths.push([`${base}/${path}`, key]);
+    if (root) paths.push([path, key]);
+  }
+  outputs.set(memo, { base, root, paths });
+  return paths;
+}
 
 /** An index file streamed out while its source is read: index-relative path, key, identity. */
 type StreamedFile = [path: string, key: string, ident: FileIdent];
@@ -118,9 +134,9 @@ export class IndexMirror {
     sourceIndex: number,
     label: string,
     root: boolean,
-    kept: Iterable<[string, string]>,
+    kept: Iterable<MemoPackage>,
     warn: (line: string) => void,
-  ): void {
+  ): number {
     const stream = this.stream(sourceIndex);
     if (stream.dir === undefined) this.settle(stream, sourceIndex, label);
     if (stream.label !== label)
@@ -133,10 +149,14 @@ export class IndexMirror {
       const staged = this.stage === undefined ? undefined : join(stream.dir as string, path);
       this.writer.adopt(`${base}/${path}`, owner, key, ident, staged);
     }
-    const keptFiles = [...kept];
-    for (const [path, key] of keptFiles) this.writer.keepPrevious(`${base}/${path}`, owner, key);
-    if (!root) return;
-    for (const [path] of stream.files) this.writer.linkSync(path, `${base}/${path}`, owner);
-    for (const [path] of keptFiles) this.writer.linkSync(path, `${base}/${path}`, owner, true);
+    if (root) for (const [path] of stream.files) this.writer.linkSync(path, `${base}/${path}`, owner);
+    // the files of reused packages stay as the build that read them left them: a site path under
+    // index/<label>/ (or, for the root index, p/ at the top) that only the mirror writes
+    let keptCount = 0;
+    for (const memo of kept) {
+      for (const [path, key] of outputsOf(memo, base, root)) this.writer.keepPrevious(path, key);
+      keptCount += memo.files.length;
+    }
+    return stream.files.length + keptCount;
   }
 }

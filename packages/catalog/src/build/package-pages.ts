@@ -13,7 +13,7 @@ export interface PageSource {
   /** A page of a package reused from the previous build: its path was checked then. */
   known?: boolean;
   /** The README file to read (the mirrored copy), and its index path (its digest is in the name). */
-  readme?: { file: string; path: string };
+  readme?: { locate: () => string; path: string };
 }
 
 /** What the package pages of a build did: rendered, or kept from the previous output (same key). */
@@ -21,6 +21,9 @@ export interface PageCounts {
   rendered: number;
   reused: number;
 }
+
+/** The key of each view's page, by the inputs it was made of. */
+const pageKeys = new WeakMap<PackageView, { inputs: string; key: string }>();
 
 /** Pages handed to the workers at once (a few each, so none waits for the next). */
 const inFlightPerWorker = 4;
@@ -81,15 +84,20 @@ export class PackagePages {
     const route = SiteWriter.pagePath(pkg.route);
     const owner = `the package ${pkg.name}`;
     const path = known ? this.writer.claimKnown(route, owner) : this.writer.claim(route, owner);
-    const key = sha256Hex(
-      [
-        this.rendererHash,
-        this.chromeHash,
-        page.viewHash ?? viewHash(pkg),
-        page.readme?.path ?? "",
-        successorRoute ?? "",
-      ].join("\0"),
-    );
+    const inputs = [
+      this.rendererHash,
+      this.chromeHash,
+      page.viewHash ?? viewHash(pkg),
+      page.readme?.path ?? "",
+      successorRoute ?? "",
+    ].join("\0");
+    // a view kept between builds (dev) keeps the key of its page too
+    let cached = pageKeys.get(pkg);
+    if (cached?.inputs !== inputs) {
+      cached = { inputs, key: sha256Hex(inputs) };
+      pageKeys.set(pkg, cached);
+    }
+    const { key } = cached;
     if (this.writer.keepPage(path, key)) {
       this.counts.reused++;
       return;
@@ -109,7 +117,7 @@ export class PackagePages {
         .run({
           file: this.writer.pageTarget(path),
           pkg: page.pkg,
-          ...(page.readme === undefined ? {} : { readmeFile: page.readme.file }),
+          ...(page.readme === undefined ? {} : { readmeFile: page.readme.locate() }),
           ...(successorRoute === undefined ? {} : { successorRoute }),
         })
         .then(

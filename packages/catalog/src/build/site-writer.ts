@@ -187,9 +187,8 @@ export class SiteWriter {
 
   /** Keeps a file of the previous output that this build did not produce again (a reused package's
    *  index file); the caller checked that the previous output has it with `key`. */
-  keepPrevious(path: string, owner: string, key: string): void {
-    const claimed = this.claimKnown(path, owner);
-    if (!this.keep(claimed, key)) throw new Error(`${claimed} is not in the previous output`);
+  keepPrevious(path: string, key: string): void {
+    if (!this.keep(path, key)) throw new Error(`${path} is not in the previous output`);
   }
 
   /** Records a file written by someone else (a page worker) at the target `prepare` gave. */

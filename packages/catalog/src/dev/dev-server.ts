@@ -8,7 +8,7 @@ import { devRequestHandler } from "./dev-handler.js";
 import { EventStream } from "./event-stream.js";
 import { listenForDev } from "./listen.js";
 import { type BuildSite, Rebuilder } from "./rebuilder.js";
-import { type WatchTargets, watchTargets } from "./watch-targets.js";
+import { watchTargets } from "./watch-targets.js";
 import { InputWatcher } from "./watcher.js";
 
 /** Quiet time after the last change before a rebuild starts, so one save is one build. */
@@ -40,9 +40,22 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const config = await loadCatalogConfig(options.configPath);
   const workDir = await mkdtemp(join(tmpdir(), "pkg-catalog-dev-"));
   const events = new EventStream();
+  let closed = false;
   let initial = true;
   let initialError: unknown;
-  const rebuilder = new Rebuilder(workDir, options.build, {
+  // the config may name other paths after a change: they are watched before the pages hear of the
+  // rebuild (a config that does not load keeps the old watches; the build reports its error)
+  const buildAndRewatch = async (outDir: string) => {
+    try {
+      return await options.build(outDir);
+    } finally {
+      try {
+        const targets = watchTargets(await loadCatalogConfig(config.file));
+        if (!closed) watcher.update(targets);
+      } catch {}
+    }
+  };
+  const rebuilder = new Rebuilder(workDir, buildAndRewatch, {
     built(milliseconds, detail) {
       if (initial) return;
       log.info(`rebuilt in ${milliseconds} ms${detail === undefined ? "" : `: ${detail}`}`);
@@ -67,17 +80,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     clearTimeout(timer);
     timer = setTimeout(() => void rebuildAndRewatch(), debounceMs);
   }
-  let closed = false;
   async function rebuildAndRewatch(): Promise<void> {
     await rebuilder.rebuild();
-    // the config may now name other paths; a config that does not load keeps the old watches
-    let targets: WatchTargets;
-    try {
-      targets = watchTargets(await loadCatalogConfig(config.file));
-    } catch {
-      return; // its error was already reported by the failed build
-    }
-    if (!closed) watcher.update(targets);
   }
 
   async function close(): Promise<void> {
