@@ -14,7 +14,7 @@ import { defaultCacheDir } from "../sources/url-cache.js";
 import { checkOutputDir, withAtomicOutput } from "./atomic-output.js";
 import { chromeOf } from "./chrome-of.js";
 import { checkClientAssets } from "./client-assets.js";
-import { IndexMirror } from "./index-mirror.js";
+import { IndexMirror, keptOutputs } from "./index-mirror.js";
 import {
   type BuildMemo,
   dropChangedFiles,
@@ -195,10 +195,8 @@ async function runBuild(run: BuildRun) {
         return undefined;
       // a memo kept in memory describes its output as it is; one from disk may name files since gone
       if (!run.trusted) {
-        for (const [path, fileKey] of memo.files) {
-          if (previous.files.get(`index/${memo.label}/${path}`)?.key !== fileKey) return undefined;
-          if (root && previous.files.get(path)?.key !== fileKey) return undefined;
-        }
+        for (const [path, fileKey] of keptOutputs(memo, root))
+          if (previous.files.get(path)?.key !== fileKey) return undefined;
       }
       reused.set(key, memo);
       return memo.label;
@@ -375,16 +373,6 @@ async function build(options: BuildOptions): Promise<BuildReport> {
     options.warn?.(line);
   };
   const log = options.log ?? (() => {});
-  const t0 = performance.now();
-  const timedLog = process.env.PKG_CATALOG_TIMINGS
-    ? (line: string) => {
-        const m = process.memoryUsage();
-        const mb = (n: number) => Math.round(n / 2 ** 20);
-        log(
-          `${Math.round(performance.now() - t0)} ms rss ${mb(m.rss)} heap ${mb(m.heapUsed)} ext ${mb(m.external)} ab ${mb(m.arrayBuffers)}: ${line}`,
-        );
-      }
-    : log;
   const outDir = resolve(options.outDir);
   const config = await loadCatalogConfig(options.configPath);
   checkOutputDir(outDir, inputDirs(config, options.cacheDir));
@@ -416,7 +404,7 @@ async function build(options: BuildOptions): Promise<BuildReport> {
     previous: previous ?? linkFrom,
     cacheDir: options.cacheDir,
     warn,
-    log: timedLog,
+    log,
   };
   const suffix = randomBytes(6).toString("hex");
   let result: Awaited<ReturnType<typeof runBuild>>;

@@ -7,6 +7,10 @@ import { isSafeRelativePath, type SiteWriter } from "./site-writer.js";
  *  once per memo entry: a process keeping its memos (dev) does not make them again. */
 const outputs = new WeakMap<MemoPackage, { base: string; root: boolean; paths: [string, string][] }>();
 
+export function keptOutputs(memo: MemoPackage, root: boolean): [string, string][] {
+  return outputsOf(memo, `index/${memo.label}`, root);
+}
+
 function outputsOf(memo: MemoPackage, base: string, root: boolean): [string, string][] {
   const made = outputs.get(memo);
   if (made?.base === base && made.root === root) return made.paths;

@@ -9,13 +9,19 @@ export function buildCommand() {
     .description("Render the catalog site into a directory, replacing its previous content atomically.")
     .argument("[config]", "the config file", DEFAULT_CONFIG_FILE)
     .requiredOption("--out <dir>", "output directory (replaced only when the build succeeds)")
-    .option("--cache-dir <dir>", "cache for url sources (revalidated with ETags)")
+    .option(
+      "--cache-dir <dir>",
+      "cache for url sources (revalidated with ETags) and build memos (default $XDG_CACHE_HOME/pkg-catalog)",
+    )
     .option("--format <format>", "output: text or json", parseFormat, "text" as const)
     .addHelpText(
       "after",
       `
 Progress and warnings go to stderr, then "built N packages from M indexes into DIR in S s" (and the warning count).
 With --format json, stdout gets the build report. A failed build leaves the previous output as it was.
+Onto the output of an earlier build, only what changed is read, rendered and written (the memo of
+that build is kept in the cache directory); the report's packageData, packagePages and fileChanges
+say what was read, rendered and written.
 --out must be new, empty, or an earlier site of pkg-catalog (its catalog.json says so): anything else
 is refused, never replaced.
 Exit codes: 64 --out refused, 65 bad config or index data, 69 a source cannot be fetched, 74 I/O.`,
