@@ -394,7 +394,8 @@ async function build(options: BuildOptions): Promise<BuildReport> {
     else if (other?.renderer === renderer) linkFrom = other;
   } else if (existing !== undefined) {
     previous = await loadMemo(memoFile(memoDir, existing), existing, renderer);
-    if (previous !== undefined) dropChangedFiles(previous);
+    // an output mostly changed since (restored from a copy, say) is built anew and swapped in
+    if (previous !== undefined && dropChangedFiles(previous) > previous.files.size / 2) previous = undefined;
   }
   const base = {
     config,

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { runCli, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -168,5 +168,18 @@ describe("pkg-catalog build onto its previous output", () => {
     expect(result.report?.fileChanges.removed).toBeGreaterThan(2);
     expect((await filesUnder(out)).some((file) => file.includes(gone))).toBe(false);
     expect(await treeDigests(out)).toEqual(await cleanBuild());
+  });
+
+  it("builds anew an output whose files all changed since (restored from a copy)", async () => {
+    const copy = join(work.path, "copy");
+    await cp(out, copy, { recursive: true });
+    await rm(out, { recursive: true });
+    await rename(copy, out);
+    const result = await build();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.report?.packageData.reused).toBe(0);
+    expect(result.report?.packagePages.reused).toBe(0);
+    expect(await treeDigests(out)).toEqual(await cleanBuild());
+    expect((await readdir(work.path)).sort()).toEqual(["cache", "clean", "clean-cache", "project", "site"]);
   });
 });
