@@ -28,6 +28,9 @@ export interface MemoFile {
   key: string;
   /** Inode, size, mtimeMs when written; undefined for a file whose identity is not checked (dev). */
   ident?: FileIdent;
+  /** The build that last produced or kept it (a build updating its output in place marks what it
+   *  keeps, and removes the rest); never saved. */
+  seen?: number;
 }
 
 export type FileIdent = [ino: number, size: number, mtimeMs: number];

@@ -38,6 +38,9 @@ export interface WriterOptions {
   linkFrom?: { files: Map<string, MemoFile>; root: string };
 }
 
+/** Numbers the writers of this process (see MemoFile.seen). */
+let stamps = 0;
+
 /** Codes of a filesystem without hard links between these two names. */
 const noLinkCodes = new Set(["EPERM", "ENOTSUP", "EXDEV", "EMLINK", "ENOSYS", "EOPNOTSUPP"]);
 
@@ -49,8 +52,11 @@ const noLinkCodes = new Set(["EPERM", "ENOTSUP", "EXDEV", "EMLINK", "ENOSYS", "E
  */
 export class SiteWriter {
   readonly root: string;
-  /** The files of this build: path to key and identity. */
-  readonly files = new Map<string, MemoFile>();
+  /** The files of this build: path to key and identity. Updating an output in place, this is the
+   *  previous output's map itself, changed as files are written and removed at commit. */
+  readonly files: Map<string, MemoFile>;
+  /** Marks what this build produced or kept (see MemoFile.seen). */
+  private readonly stamp = ++stamps;
   /** Files written (or linked) by this build, and files kept from the previous output. */
   readonly counts = { written: 0, kept: 0 };
   private readonly owners = new Map<string, string>();
@@ -68,6 +74,7 @@ export class SiteWriter {
   constructor(root: string, options: WriterOptions = {}) {
     this.root = resolve(root);
     this.previous = options.previous?.files ?? options.linkFrom?.files;
+    this.files = options.previous?.files ?? new Map();
     this.stage = options.previous === undefined ? undefined : resolve(options.previous.stage);
     this.linkRoot = options.linkFrom === undefined ? undefined : resolve(options.linkFrom.root);
   }
@@ -125,12 +132,12 @@ export class SiteWriter {
   private keep(path: string, key: string): boolean {
     const previous = this.previous?.get(path);
     if (previous === undefined || previous.key !== key || key === "") return false;
-    if (this.linkRoot === undefined) this.files.set(path, previous);
+    if (this.linkRoot === undefined) previous.seen = this.stamp;
     else {
       const absolute = resolve(this.root, path);
       this.ensureDir(absolute.slice(0, absolute.lastIndexOf(sep)));
       const linked = linkOrCopy(resolve(this.linkRoot, path), absolute);
-      this.files.set(path, linked ? previous : { key, ident: statIdent(absolute) });
+      this.files.set(path, this.entry(key, linked ? previous.ident : statIdent(absolute)));
     }
     this.counts.kept++;
     return true;
@@ -164,6 +171,11 @@ export class SiteWriter {
     return staged;
   }
 
+  /** A file of this build (an entry of its own: two names never share one, see MemoFile.seen). */
+  private entry(key: string, ident: FileIdent | undefined): MemoFile {
+    return ident === undefined ? { key, seen: this.stamp } : { key, ident, seen: this.stamp };
+  }
+
   /** Creates the file `absolute` (a stream of this build's own, not a site path yet) with `data`. */
   createFile(absolute: string, data: Uint8Array, shownAs: string): FileIdent {
     try {
@@ -193,7 +205,7 @@ export class SiteWriter {
 
   /** Records a file written by someone else (a page worker) at the target `prepare` gave. */
   written(path: string, key: string, ident: FileIdent): void {
-    this.files.set(path, { key, ident });
+    this.files.set(path, this.entry(key, ident));
     this.counts.written++;
   }
 
@@ -222,17 +234,15 @@ export class SiteWriter {
     if (this.keep(claimed, source.key)) return;
     if (this.stage !== undefined) {
       this.links.push([claimed, sameAs]);
-      this.files.set(claimed, source);
+      this.files.set(claimed, this.entry(source.key, source.ident));
       this.counts.written++;
       return;
     }
     try {
       const absolute = this.target(claimed);
       const from = resolve(this.root, sameAs);
-      this.files.set(
-        claimed,
-        linkOrCopy(from, absolute) ? source : { key: source.key, ident: statIdent(absolute) },
-      );
+      const linked = linkOrCopy(from, absolute);
+      this.files.set(claimed, this.entry(source.key, linked ? source.ident : statIdent(absolute)));
       this.counts.written++;
     } catch (error) {
       ioError(path)(error as NodeJS.ErrnoException);
@@ -279,13 +289,15 @@ export class SiteWriter {
       const absolute = resolve(this.root, path);
       const temp = `${absolute}.pkg-catalog-${process.pid}`;
       if (!linkOrCopy(resolve(this.root, from), temp))
-        this.files.set(path, { key: this.files.get(from)?.key ?? "", ident: statIdent(temp) });
+        this.files.set(path, this.entry(this.files.get(from)?.key ?? "", statIdent(temp)));
       renameSync(temp, absolute);
     }
     const emptied = new Set<string>();
     let removed = 0;
-    for (const path of this.previous?.keys() ?? []) {
-      if (this.files.has(path)) continue;
+    // what this build neither produced nor kept (deleting while iterating a Map is well defined)
+    for (const [path, entry] of this.files) {
+      if (entry.seen === this.stamp) continue;
+      this.files.delete(path);
       removed++;
       try {
         unlinkSync(resolve(this.root, path));
