@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { lstat, realpath, rm } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
-import { objectFilePath } from "@pkg/index";
 import { loadCatalogConfig } from "../config/load.js";
 import type { CatalogConfig, SourceEntry } from "../config/types.js";
 import { isSafePackagePath } from "../site/model/routes.js";
@@ -12,6 +11,7 @@ import { readSources } from "../sources/read-sources.js";
 import type { LoadedIndex, LoadedPackage } from "../sources/types.js";
 import { defaultCacheDir } from "../sources/url-cache.js";
 import { checkOutputDir, withAtomicOutput } from "./atomic-output.js";
+import { BuildState } from "./build-state.js";
 import { chromeOf } from "./chrome-of.js";
 import { checkClientAssets } from "./client-assets.js";
 import { IndexMirror, keptOutputs } from "./index-mirror.js";
@@ -24,57 +24,15 @@ import {
   removeMemo,
   saveMemo,
 } from "./memo.js";
-import {
-  ownPool,
-  PackagePages,
-  type PagePoolSource,
-  type PageSource,
-  pageWorkerCount,
-  viewHash,
-} from "./package-pages.js";
-import { createPageRenderer, type PageRenderer } from "./page-pool.js";
+import { ownPool, PackagePages, type PagePoolSource, type PageSource, viewHash } from "./package-pages.js";
 import { assertReplaceable } from "./previous-output.js";
+import { complete, filesByPackage, readmePath, release, rootDigest, type Viewed } from "./read-packages.js";
 import { rendererHash } from "./renderer-hash.js";
 import type { BuildReport } from "./report.js";
 import { SiteWriter } from "./site-writer.js";
 import { checkSiteRoutes, writeSite } from "./write-site.js";
 
-/**
- * What one process keeps between its builds (`dev`): the memo of each output directory it built,
- * trusted as it is (nobody else writes there), so a rebuild reads and writes only what changed.
- */
-export class BuildState {
-  readonly memos = new Map<string, BuildMemo>();
-  /** The output of the last build that succeeded: a build into another directory that has no memo
-   *  yet links what it can from there. */
-  last: string | undefined;
-  #pool: { chrome: string; renderer: PageRenderer } | undefined;
-
-  /** The page workers, kept from one build to the next (started anew when the chrome changes). */
-  readonly pages: PagePoolSource = {
-    owned: false,
-    get: (chrome) => {
-      const json = JSON.stringify(chrome);
-      if (this.#pool?.chrome !== json) {
-        void this.#pool?.renderer.close();
-        this.#pool = { chrome: json, renderer: createPageRenderer(chrome, pageWorkerCount()) };
-      }
-      return this.#pool.renderer;
-    },
-  };
-
-  /** Forgets the workers after a failed build (one may have died with it). */
-  dropWorkers(): Promise<void> {
-    const renderer = this.#pool?.renderer;
-    this.#pool = undefined;
-    return renderer?.close() ?? Promise.resolve();
-  }
-
-  /** Stops the workers. */
-  close(): Promise<void> {
-    return this.dropWorkers();
-  }
-}
+export { BuildState };
 
 export interface BuildOptions {
   configPath: string;
@@ -104,56 +62,6 @@ async function existingDir(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/** The files a read package brought, by package key: `p/<key>.json` and `p/<key>/o/...`. */
-function filesByPackage(paths: Iterable<[string, string]>): Map<string, [string, string][]> {
-  const byKey = new Map<string, [string, string][]>();
-  for (const entry of paths) {
-    const [path] = entry;
-    if (!path.startsWith("p/")) continue;
-    const at = path.indexOf("/o/");
-    const key = at >= 0 ? path.slice(2, at) : path.slice(2, -".json".length);
-    const list = byKey.get(key) ?? [];
-    list.push(entry);
-    byKey.set(key, list);
-  }
-  return byKey;
-}
-
-/** The README's index path, when the package has one and it was read. */
-function readmePath(pkg: LoadedPackage, has: (path: string) => boolean): string | undefined {
-  const digest = pkg.root.desc?.readme;
-  if (digest === undefined) return undefined;
-  const path = objectFilePath(pkg.path, digest, "md");
-  return has(path) ? path : undefined;
-}
-
-/** True when everything the root names was read (nothing left out with a warning): only such a
- *  package is reused by the next build. */
-function complete(pkg: LoadedPackage, has: (path: string) => boolean): boolean {
-  const desc = pkg.root.desc;
-  for (const tag of Object.values(pkg.root.tags ?? {}))
-    if (!has(objectFilePath(pkg.path, tag.content, "json"))) return false;
-  if (desc?.readme !== undefined && !has(objectFilePath(pkg.path, desc.readme, "md"))) return false;
-  if (desc?.logo !== undefined && pkg.logo === undefined) return false;
-  return true;
-}
-
-/** What the build keeps of a package read: its view, its README's path, whether it was read whole. */
-interface Viewed {
-  view: PackageView;
-  viewHash: string;
-  readme?: string;
-  complete: boolean;
-}
-
-/** Drops what a package was viewed from (its parsed root and image indexes): with thousands of
- *  packages read, these would otherwise stay in memory until the last is read. */
-function release(pkg: LoadedPackage): void {
-  pkg.imageIndexes = new Map();
-  pkg.root = { name: pkg.root.name, tags: {} } as LoadedPackage["root"];
-  delete pkg.logo;
 }
 
 interface BuildRun {
@@ -300,7 +208,7 @@ async function viewAndWrite(
           ...readmeOf(index.sourceIndex, index.label, readme, true),
         });
       if (!viewedPkg.complete) continue;
-      const digest = sha256Of(streamedByKey.get(pkg.path), `p/${pkg.path}.json`);
+      const digest = rootDigest(streamedByKey.get(pkg.path), `p/${pkg.path}.json`);
       if (digest === undefined) continue;
       packages.set(pkg.path, {
         digest,
@@ -341,12 +249,6 @@ async function viewAndWrite(
   const packagesRead = indexes.reduce((n, index) => n + index.packages.length, 0);
   const packagesReused = [...reusedBySource.values()].reduce((n, reused) => n + reused.size, 0);
   return { model, written, fileCounts, nextSources, packagesRead, packagesReused };
-}
-
-/** The root digest of a read package, from its streamed root file's key (its sha256). */
-function sha256Of(files: [string, string][] | undefined, rootPath: string): string | undefined {
-  const key = files?.find(([path]) => path === rootPath)?.[1];
-  return key === undefined ? undefined : `sha256:${key}`;
 }
 
 /**
