@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { ExitCode, PkgError } from "@pkg/common";
+import { README_MAX_BYTES } from "@pkg/index/read";
 import { renderReadme } from "../site/markdown/render-readme.js";
 import { relativeLinks } from "../site/model/routes.js";
 import type { PackageView } from "../site/model/types.js";
@@ -29,12 +30,18 @@ export function runPageJob(chrome: SiteChrome, job: PageJob): PageIdent {
   const logoHref = job.pkg.logoHref && relativeLinks(job.pkg.route)(job.pkg.logoHref);
   const readme = job.readmeFile === undefined ? undefined : readText(job.readmeFile);
   const readmeHtml = readme === undefined ? undefined : renderReadme(readme, logoHref);
-  const html = Buffer.from(packageDocument(chrome, job.pkg, readmeHtml, job.successorRoute));
+  const html = packageDocument(chrome, job.pkg, readmeHtml, job.successorRoute);
   try {
     const fd = openSync(job.file, "wx");
     try {
-      let done = 0;
-      while (done < html.byteLength) done += writeSync(fd, html, done, html.byteLength - done);
+      // the string is written as it is: a Buffer of each page would be garbage outside the heap,
+      // which a worker collects only when a lot of it piled up
+      const bytes = Buffer.byteLength(html);
+      const done = writeSync(fd, html);
+      if (done < bytes) {
+        const rest = Buffer.from(html).subarray(done);
+        for (let at = 0; at < rest.byteLength; ) at += writeSync(fd, rest, at, rest.byteLength - at);
+      }
       const stats = fstatSync(fd);
       return [stats.ino, stats.size, stats.mtimeMs];
     } finally {
@@ -46,9 +53,22 @@ export function runPageJob(chrome: SiteChrome, job: PageJob): PageIdent {
   }
 }
 
+/** One buffer per thread for the READMEs (verified to be at most README_MAX_BYTES when read). */
+let readmeBuffer: Buffer | undefined;
+
 function readText(file: string): string {
   try {
-    return readFileSync(file, "utf8");
+    readmeBuffer ??= Buffer.allocUnsafeSlow(README_MAX_BYTES + 1);
+    const fd = openSync(file, "r");
+    let length: number;
+    try {
+      length = readSync(fd, readmeBuffer, 0, readmeBuffer.byteLength, 0);
+    } finally {
+      closeSync(fd);
+    }
+    return length < readmeBuffer.byteLength
+      ? readmeBuffer.toString("utf8", 0, length)
+      : readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new PkgError(ExitCode.IoError, `cannot read ${file}: ${code}`);
