@@ -1,4 +1,6 @@
+import { ExitCode, PkgError } from "@pkg/common";
 import type { BranchState, CommitBase } from "./branch.js";
+import { coordinateLabel, type ForgeCoordinate } from "./coordinate.js";
 
 /** An open pull or merge request. */
 export interface RequestRef {
@@ -50,4 +52,20 @@ export interface ForgeApi {
   commit(plan: CommitPlan, signal?: AbortSignal): Promise<CommitOutcome>;
   /** Opens the request from the branch; an open one found meanwhile is returned instead (never a duplicate). */
   openRequest(branch: string, title: string, body: string, signal?: AbortSignal): Promise<RequestRef>;
+}
+
+/** The index repository does not exist, or the token cannot see it (both forges answer 404). */
+export function indexRepoNotFound(upstream: ForgeCoordinate): PkgError {
+  return new PkgError(
+    ExitCode.Usage,
+    `index repository ${coordinateLabel(upstream)} not found (or not visible to PKG_ANNOUNCE_TOKEN)`,
+  );
+}
+
+/** The default branch has no commit to base an announce on. */
+export function noDefaultHead(upstream: ForgeCoordinate, branch: string): PkgError {
+  return new PkgError(
+    ExitCode.Failed,
+    `the default branch ${branch} of ${coordinateLabel(upstream)} has no head to commit onto`,
+  );
 }

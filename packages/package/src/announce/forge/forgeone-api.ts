@@ -2,7 +2,15 @@ import { ExitCode, type Logger, PkgError } from "@pkg/common";
 import { SPEC_BACKOFF, withRetries } from "@pkg/net";
 import { type BranchState, type Relation, relationOf } from "./branch.js";
 import { coordinateLabel, type ForgeCoordinate, type ForgeTarget } from "./coordinate.js";
-import type { CommitOutcome, CommitPlan, ForgeApi, RequestRef, Snapshot } from "./forge-api.js";
+import {
+  type CommitOutcome,
+  type CommitPlan,
+  type ForgeApi,
+  indexRepoNotFound,
+  noDefaultHead,
+  type RequestRef,
+  type Snapshot,
+} from "./forge-api.js";
 import { type ApiAnswer, apiFailure, DETAIL_CAPABILITY, type ForgeHttp, parseJson } from "./forge-http.js";
 
 interface RepoInfo {
@@ -65,10 +73,7 @@ export class ForgeoneApi implements ForgeApi {
   async #upstreamRepo(signal?: AbortSignal): Promise<RepoInfo> {
     const upstream = await this.#repo(this.#upstream, signal);
     if (!upstream) {
-      throw new PkgError(
-        ExitCode.Usage,
-        `index repository ${coordinateLabel(this.#upstream)} not found (or not visible to PKG_ANNOUNCE_TOKEN)`,
-      );
+      throw indexRepoNotFound(this.#upstream);
     }
     this.#defaultBranch = upstream.default_branch;
     return upstream;
@@ -77,10 +82,7 @@ export class ForgeoneApi implements ForgeApi {
   async #mainHead(signal?: AbortSignal): Promise<string> {
     const mainHead = await this.#refHead(this.#upstream, this.#defaultBranch, signal);
     if (!mainHead) {
-      throw new PkgError(
-        ExitCode.Failed,
-        `the default branch ${this.#defaultBranch} of ${coordinateLabel(this.#upstream)} has no head to commit onto`,
-      );
+      throw noDefaultHead(this.#upstream, this.#defaultBranch);
     }
     return mainHead;
   }

@@ -2,7 +2,15 @@ import { ExitCode, type Logger, PkgError } from "@pkg/common";
 import { SPEC_BACKOFF, withRetries } from "@pkg/net";
 import { type BranchState, type Relation, relationOf } from "./branch.js";
 import { coordinateLabel, type ForgeCoordinate, type ForgeTarget, projectPath } from "./coordinate.js";
-import type { CommitOutcome, CommitPlan, ForgeApi, RequestRef, Snapshot } from "./forge-api.js";
+import {
+  type CommitOutcome,
+  type CommitPlan,
+  type ForgeApi,
+  indexRepoNotFound,
+  noDefaultHead,
+  type RequestRef,
+  type Snapshot,
+} from "./forge-api.js";
 import { apiFailure, apiMessage, DETAIL_CAPABILITY, type ForgeHttp, parseJson } from "./forge-http.js";
 
 interface AccessInfo {
@@ -81,10 +89,7 @@ export class ForgetwoApi implements ForgeApi {
   async #upstreamProject(signal?: AbortSignal): Promise<ProjectInfo> {
     const upstream = await this.#project(this.#upstream, signal);
     if (!upstream) {
-      throw new PkgError(
-        ExitCode.Usage,
-        `index repository ${coordinateLabel(this.#upstream)} not found (or not visible to PKG_ANNOUNCE_TOKEN)`,
-      );
+      throw indexRepoNotFound(this.#upstream);
     }
     this.#upstreamId = upstream.id;
     this.#headId = upstream.id;
@@ -95,10 +100,7 @@ export class ForgetwoApi implements ForgeApi {
   async #mainHead(signal?: AbortSignal): Promise<string> {
     const mainHead = await this.#branchHead(this.#upstreamId, this.#defaultBranch, signal);
     if (!mainHead) {
-      throw new PkgError(
-        ExitCode.Failed,
-        `the default branch ${this.#defaultBranch} of ${coordinateLabel(this.#upstream)} has no head to commit onto`,
-      );
+      throw noDefaultHead(this.#upstream, this.#defaultBranch);
     }
     return mainHead;
   }
