@@ -1,4 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import { startHttpServer, type TestCa, type TestServer } from "@pkg/testkit";
+import { GitObjects } from "./forge-git-model.js";
 
 /** One API request as a loopback forge saw it (the token is never kept, only who it named). */
 export interface ApiCall {
@@ -75,4 +78,89 @@ export interface RateLimitFault {
   remaining: number;
   status: number;
   headers: Record<string, string>;
+}
+
+/** How one forge dialect reads a request: its API prefix, the caller's token, and its refusals. */
+export interface ForgeDialect {
+  /** `/api/v3` or `/api/v4`. */
+  apiPrefix: string;
+  /** The path as the call records it (below the prefix). */
+  path(req: IncomingMessage, url: URL): string;
+  /** The token sent, and whether any credential was sent at all. */
+  credential(req: IncomingMessage): { token: string; authorized: boolean };
+  messages: { rateLimited: string; notFound: string; unauthorized: string };
+}
+
+/**
+ * A loopback forge over HTTPS: records every call, answers a planned rate limit, refuses what is
+ * outside the API or sent without a known token, holds calls at the barrier, then hands the call to
+ * the dialect's routes.
+ */
+export abstract class LoopbackForge {
+  readonly objects = new GitObjects();
+  readonly calls: ApiCall[] = [];
+  /** Token → login. */
+  readonly tokens = new Map<string, string>();
+  readonly barrier = new Barrier();
+  rateLimit: RateLimitFault | undefined;
+  #server: TestServer | undefined;
+  readonly #started = performance.now();
+
+  protected abstract readonly dialect: ForgeDialect;
+  protected abstract route(call: ApiCall, req: IncomingMessage, res: ServerResponse): Sent;
+
+  get host(): string {
+    return (this.#server as TestServer).host;
+  }
+  get url(): string {
+    return (this.#server as TestServer).url;
+  }
+
+  protected async listen(ca: TestCa): Promise<void> {
+    this.#server = await startHttpServer((req, res) => this.#handle(req, res), { tls: ca });
+  }
+
+  stop(): Promise<void> {
+    return this.#server?.stop() ?? Promise.resolve();
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<Sent> {
+    const { dialect } = this;
+    const url = new URL(req.url ?? "/", "https://forge.invalid");
+    const raw = await readBody(req);
+    let body: unknown;
+    try {
+      body = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const { token, authorized } = dialect.credential(req);
+    const call: ApiCall = {
+      method: req.method ?? "GET",
+      path: dialect.path(req, url),
+      query: url.searchParams,
+      body,
+      user: this.tokens.get(token),
+      authorized,
+      at: performance.now() - this.#started,
+    };
+    this.calls.push(call);
+    res.once("finish", () => {
+      call.status = res.statusCode;
+    });
+    if (this.rateLimit && this.rateLimit.remaining > 0) {
+      this.rateLimit.remaining -= 1;
+      return sendJson(
+        res,
+        this.rateLimit.status,
+        { message: dialect.messages.rateLimited },
+        this.rateLimit.headers,
+      );
+    }
+    if (!url.pathname.startsWith(`${dialect.apiPrefix}/`))
+      return sendJson(res, 404, { message: dialect.messages.notFound });
+    if (call.user === undefined) return sendJson(res, 401, { message: dialect.messages.unauthorized });
+    await this.barrier.pass(call);
+    return this.route(call, req, res);
+  }
 }

@@ -1,12 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { performance } from "node:perf_hooks";
-import { startHttpServer, type TestCa, type TestServer } from "@pkg/testkit";
-import { GitObjects } from "./forge-git-model.js";
+import type { TestCa } from "@pkg/testkit";
 import {
   type ApiCall,
-  Barrier,
-  type RateLimitFault,
-  readBody,
+  type ForgeDialect,
+  LoopbackForge,
   type Sent,
   sendBytes,
   sendJson,
@@ -43,33 +40,26 @@ export interface Pull {
 
 const fullName = (repo: Repo) => `${repo.owner}/${repo.name}`;
 
-export class ForgeoneServer {
-  readonly objects = new GitObjects();
+export class ForgeoneServer extends LoopbackForge {
   readonly repos = new Map<string, Repo>();
   readonly pulls: Pull[] = [];
-  readonly calls: ApiCall[] = [];
-  /** Token → login. */
-  readonly tokens = new Map<string, string>();
-  readonly barrier = new Barrier();
-  rateLimit: RateLimitFault | undefined;
-  #server: TestServer | undefined;
-  #started = performance.now();
-
-  get host(): string {
-    return (this.#server as TestServer).host;
-  }
-  get url(): string {
-    return (this.#server as TestServer).url;
-  }
-
+  protected readonly dialect: ForgeDialect = {
+    apiPrefix: "/api/v3",
+    path: (_req, url) => url.pathname.replace(/^\/api\/v3/, ""),
+    credential: (req) => {
+      const auth = req.headers.authorization ?? "";
+      return { token: auth.replace(/^(Bearer|token)\s+/i, ""), authorized: auth !== "" };
+    },
+    messages: {
+      rateLimited: "API rate limit exceeded",
+      notFound: "Not Found",
+      unauthorized: "Bad credentials",
+    },
+  };
   static async start(ca: TestCa): Promise<ForgeoneServer> {
     const forge = new ForgeoneServer();
-    forge.#server = await startHttpServer((req, res) => forge.#handle(req, res), { tls: ca });
+    await forge.listen(ca);
     return forge;
-  }
-
-  stop(): Promise<void> {
-    return this.#server?.stop() ?? Promise.resolve();
   }
 
   /** A repository with one commit holding `files` on its default branch. */
@@ -194,46 +184,7 @@ export class ForgeoneServer {
     };
   }
 
-  async #handle(req: IncomingMessage, res: ServerResponse): Promise<Sent> {
-    const url = new URL(req.url ?? "/", "https://forge.invalid");
-    const raw = await readBody(req);
-    let body: unknown;
-    try {
-      body = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : undefined;
-    } catch {
-      body = undefined;
-    }
-    const auth = req.headers.authorization ?? "";
-    const token = auth.replace(/^(Bearer|token)\s+/i, "");
-    const call: ApiCall = {
-      method: req.method ?? "GET",
-      path: url.pathname.replace(/^\/api\/v3/, ""),
-      query: url.searchParams,
-      body,
-      user: this.tokens.get(token),
-      authorized: auth !== "",
-      at: performance.now() - this.#started,
-    };
-    this.calls.push(call);
-    res.once("finish", () => {
-      call.status = res.statusCode;
-    });
-    if (this.rateLimit && this.rateLimit.remaining > 0) {
-      this.rateLimit.remaining -= 1;
-      return sendJson(
-        res,
-        this.rateLimit.status,
-        { message: "API rate limit exceeded" },
-        this.rateLimit.headers,
-      );
-    }
-    if (!url.pathname.startsWith("/api/v3/")) return sendJson(res, 404, { message: "Not Found" });
-    if (call.user === undefined) return sendJson(res, 401, { message: "Bad credentials" });
-    await this.barrier.pass(call);
-    return this.#route(call, req, res);
-  }
-
-  #route(call: ApiCall, req: IncomingMessage, res: ServerResponse): Sent {
+  protected route(call: ApiCall, req: IncomingMessage, res: ServerResponse): Sent {
     const { method, path } = call;
     const user = call.user as string;
     const body = (call.body ?? {}) as Record<string, unknown>;

@@ -1,15 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { performance } from "node:perf_hooks";
-import { startHttpServer, type TestCa, type TestServer } from "@pkg/testkit";
-import { GitObjects } from "./forge-git-model.js";
-import {
-  type ApiCall,
-  Barrier,
-  type RateLimitFault,
-  readBody,
-  type Sent,
-  sendJson,
-} from "./forge-server-kit.js";
+import type { TestCa } from "@pkg/testkit";
+import { type ApiCall, type ForgeDialect, LoopbackForge, type Sent, sendJson } from "./forge-server-kit.js";
 
 /**
  * A loopback forge speaking forgetwo's REST shapes (GitLab's `/api/v4`): projects by id or
@@ -39,32 +30,29 @@ export interface MergeRequest {
   state: "opened" | "merged" | "closed";
 }
 
-export class ForgetwoServer {
-  readonly objects = new GitObjects();
+export class ForgetwoServer extends LoopbackForge {
   readonly projects: Project[] = [];
   readonly mergeRequests: MergeRequest[] = [];
-  readonly calls: ApiCall[] = [];
-  readonly tokens = new Map<string, string>();
-  readonly barrier = new Barrier();
-  rateLimit: RateLimitFault | undefined;
-  #server: TestServer | undefined;
-  #started = performance.now();
-
-  get host(): string {
-    return (this.#server as TestServer).host;
-  }
-  get url(): string {
-    return (this.#server as TestServer).url;
-  }
-
+  protected readonly dialect: ForgeDialect = {
+    apiPrefix: "/api/v4",
+    // the raw path: encoded project paths and file paths stay encoded as sent
+    path: (req) => (req.url ?? "/").split("?")[0]?.replace(/^\/api\/v4/, "") ?? "",
+    credential: (req) => {
+      const auth = req.headers.authorization ?? "";
+      const privateToken = req.headers["private-token"];
+      const token = typeof privateToken === "string" ? privateToken : auth.replace(/^Bearer\s+/i, "");
+      return { token, authorized: auth !== "" || privateToken !== undefined };
+    },
+    messages: {
+      rateLimited: "429 Too Many Requests",
+      notFound: "404 Not Found",
+      unauthorized: "401 Unauthorized",
+    },
+  };
   static async start(ca: TestCa): Promise<ForgetwoServer> {
     const forge = new ForgetwoServer();
-    forge.#server = await startHttpServer((req, res) => forge.#handle(req, res), { tls: ca });
+    await forge.listen(ca);
     return forge;
-  }
-
-  stop(): Promise<void> {
-    return this.#server?.stop() ?? Promise.resolve();
   }
 
   createProject(
@@ -169,48 +157,7 @@ export class ForgetwoServer {
     };
   }
 
-  async #handle(req: IncomingMessage, res: ServerResponse): Promise<Sent> {
-    const url = new URL(req.url ?? "/", "https://forge.invalid");
-    const raw = await readBody(req);
-    let body: unknown;
-    try {
-      body = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : undefined;
-    } catch {
-      body = undefined;
-    }
-    const auth = req.headers.authorization ?? "";
-    const privateToken = req.headers["private-token"];
-    const token = typeof privateToken === "string" ? privateToken : auth.replace(/^Bearer\s+/i, "");
-    const call: ApiCall = {
-      method: req.method ?? "GET",
-      // the raw path: encoded project paths and file paths stay encoded as sent
-      path: (req.url ?? "/").split("?")[0]?.replace(/^\/api\/v4/, "") ?? "",
-      query: url.searchParams,
-      body,
-      user: this.tokens.get(token),
-      authorized: auth !== "" || privateToken !== undefined,
-      at: performance.now() - this.#started,
-    };
-    this.calls.push(call);
-    res.once("finish", () => {
-      call.status = res.statusCode;
-    });
-    if (this.rateLimit && this.rateLimit.remaining > 0) {
-      this.rateLimit.remaining -= 1;
-      return sendJson(
-        res,
-        this.rateLimit.status,
-        { message: "429 Too Many Requests" },
-        this.rateLimit.headers,
-      );
-    }
-    if (!(req.url ?? "").startsWith("/api/v4/")) return sendJson(res, 404, { message: "404 Not Found" });
-    if (call.user === undefined) return sendJson(res, 401, { message: "401 Unauthorized" });
-    await this.barrier.pass(call);
-    return this.#route(call, res);
-  }
-
-  #route(call: ApiCall, res: ServerResponse): Sent {
+  protected route(call: ApiCall, _req: IncomingMessage, res: ServerResponse): Sent {
     const { method, path, query } = call;
     const user = call.user as string;
     const body = (call.body ?? {}) as Record<string, unknown>;
