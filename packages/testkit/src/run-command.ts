@@ -12,18 +12,23 @@ export interface CompletedProcess extends CommandResult {
   signal: NodeJS.Signals | null;
 }
 
-/** Runs a command to completion and collects its output, whatever its exit status. */
+/** Runs a command to completion and collects its output, whatever its exit status; `input`, when
+ *  given, is written to its stdin. */
 export function spawnCollect(
   command: string,
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
 ): Promise<CompletedProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
     });
+    // without input the command reads an immediate end of file; one that exits before reading its
+    // input is not an error of ours
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.input);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

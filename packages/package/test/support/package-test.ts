@@ -2,10 +2,11 @@
 // Packages and helpers for the `pkg package test` tests: bundles made with the built `pkg package
 // create` (metadata written beside them), a host directory holding a `tool` of its own, and the
 // built bin run with a script on its stdin.
-import { spawn } from "node:child_process";
+
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { spawnCollect } from "@pkg/testkit";
 import { expect } from "vitest";
 import { dir, type TreeSpec, writeTree } from "./bundle-trees.js";
 import { script } from "./exec-packages.js";
@@ -84,22 +85,9 @@ export function runPkgWithInput(
   input: string,
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...withoutCredentials(process.env), HOME: "/nonexistent-pkg-test-home", ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(input);
+  return spawnCollect(process.execPath, [bin, ...args], {
+    env: { ...withoutCredentials(process.env), HOME: "/nonexistent-pkg-test-home", ...env },
+    input,
   });
 }
 
