@@ -8,6 +8,7 @@ export { runMain } from "./main.js";
 export { readPackageVersion } from "./package-version.js";
 export { isInside } from "./paths.js";
 export { redact, registerSecret } from "./secrets.js";
+export { shCommandLine, shQuote } from "./shell-quote.js";
 export {
   createWorkerPool,
   serveRequests,

@@ -1,3 +1,4 @@
+import { shQuote } from "@pkg/common";
 import type { EnvOs, EnvPlan } from "./compose-env.js";
 
 /**
@@ -22,6 +23,8 @@ export interface LauncherSpec {
   entrypointsDir: string;
 }
 
+export { shQuote };
+
 /** The launcher's file name: the entrypoint's name, with `.cmd` on Windows. */
 export function launcherFileName(name: string, os: EnvOs): string {
   return os === "windows" ? `${name}.cmd` : name;
@@ -32,10 +35,6 @@ export function renderLauncher(spec: LauncherSpec, os: EnvOs): string {
   return os === "windows" ? renderCmd(spec) : renderSh(spec);
 }
 
-/** A word the POSIX shell reads back exactly: single-quoted, a `'` written as `'\''`. */
-export function shQuote(word: string): string {
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
 
 function renderSh(spec: LauncherSpec): string {
   const lines = [
