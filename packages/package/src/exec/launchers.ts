@@ -35,7 +35,6 @@ export function renderLauncher(spec: LauncherSpec, os: EnvOs): string {
   return os === "windows" ? renderCmd(spec) : renderSh(spec);
 }
 
-
 function renderSh(spec: LauncherSpec): string {
   const lines = [
     "#!/bin/sh",
