@@ -28,7 +28,7 @@ const special = `<&"'>`;
 
 describe("pkg package test --junit", () => {
   it("collects a leg's command, script and script_inline tests in one file that JUnit consumers accept", async () => {
-    const junit = join(work.path, "junit-1.2.3-linux-amd64-alpine_3_20.xml");
+    const junit = join(work.path, "junit-1.2.3-linux-amd64-alpine_3.20.xml");
     const script = join(work.path, "smoke.star");
     await writeFile(
       script,
@@ -63,7 +63,7 @@ describe("pkg package test --junit", () => {
     const broken = await run(["--junit-name", "syntax", "--script", "-"], "x = (\n");
     expect(broken.code).toBe(65);
 
-    const suite = "1.2.3.linux-amd64-musl.alpine_3_20";
+    const suite = "1.2.3.linux-amd64-musl.alpine_3.20";
     const ours = await readJUnitFile(junit);
     expect(ours.suites.map((s) => s.name)).toEqual([suite]);
     const [read] = ours.suites;

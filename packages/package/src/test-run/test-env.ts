@@ -37,10 +37,14 @@ export function versionOfTag(tag: string | undefined): string | undefined {
     : undefined;
 }
 
-/** A container image as an id for file and suite names (`alpine:3.20` gives `alpine_3_20`); `native` without one. */
+/**
+ * A container image as an id for file and suite names, the spec's default container id: every
+ * character outside `[A-Za-z0-9._-]` (`:`, `/`, `@`) becomes `_`, as the mirror spec loader
+ * defaults `containers[].id` (`alpine:3.20` gives `alpine_3.20`); `native` without an image.
+ */
 export function containerId(image: string): string {
   if (image === "") return "native";
-  return image.replace(/[:/.]/g, "_").replace(/__+/g, "_");
+  return image.replace(/[^A-Za-z0-9._-]/g, "_");
 }
 
 /** The JUnit suite (and classname) a leg's tests go in: `<version>.<platform slug>.<container id>`. */

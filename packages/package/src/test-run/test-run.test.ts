@@ -12,11 +12,14 @@ describe("test variables and names", () => {
   });
 
   it("names containers and suites as the CI legs do", () => {
-    expect(containerId("alpine:3.20")).toBe("alpine_3_20");
-    expect(containerId("ghcr.io/acme/base:1")).toBe("ghcr_io_acme_base_1");
+    // the spec's default id: ":" and "/" (and "@") become "_", nothing else changes (the mirror loader's rule)
+    expect(containerId("alpine:3.20")).toBe("alpine_3.20");
+    expect(containerId("ghcr.io/acme/base:1")).toBe("ghcr.io_acme_base_1");
+    expect(containerId("docker.io/library/ubuntu:24.04")).toBe("docker.io_library_ubuntu_24.04");
+    expect(containerId("alpine@sha256:ab12")).toBe("alpine_sha256_ab12");
     expect(containerId("")).toBe("native");
     expect(defaultSuiteName("1.2.3", "linux-amd64-musl", "alpine:3.20")).toBe(
-      "1.2.3.linux-amd64-musl.alpine_3_20",
+      "1.2.3.linux-amd64-musl.alpine_3.20",
     );
     expect(defaultSuiteName("", "darwin-arm64", "")).toBe("unversioned.darwin-arm64.native");
   });
