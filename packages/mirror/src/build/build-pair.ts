@@ -1,7 +1,13 @@
 import { access, rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
-import { type Metadata, readMetadataFile, writeMetadataFile } from "@pkg/package";
+import {
+  type Metadata,
+  parsePlatformKey,
+  platformSlug,
+  readMetadataFile,
+  writeMetadataFile,
+} from "@pkg/package";
 import type { BundlePool } from "@pkg/package/bundle";
 import type { PairJob } from "../plan/jobs.js";
 import { assetTypeFor } from "../spec/asset-type.js";
@@ -18,14 +24,18 @@ import type { UnpackPool } from "./unpack/unpack-pool.js";
 export const BUNDLE_FILE = "bundle.tar.zst";
 export const METADATA_FILE = "metadata.json";
 
-/** `<work-dir>/<spec name>/<version>/<platform slug>`: `linux/amd64+libc.musl` -> `linux-amd64-libc.musl`. */
+/**
+ * `<work-dir>/<spec name>/<version>/<slug>`: the platform's slug (`linux/amd64+libc.musl` ->
+ * `linux-amd64-musl`, as the pipeline's artefacts and PKG_PLATFORM spell it), prefixed
+ * `<variant>-` for a variant's pair.
+ */
 export function taskDirectory(
   workDir: string,
   name: string,
-  pair: Pick<PairJob, "version" | "column">,
+  pair: Pick<PairJob, "version" | "platform" | "variant">,
 ): string {
-  const slug = pair.column.replace(/[^A-Za-z0-9._-]+/g, "-");
-  return join(workDir, name, pair.version, slug);
+  const slug = platformSlug(parsePlatformKey(pair.platform, ExitCode.Data));
+  return join(workDir, name, pair.version, pair.variant === undefined ? slug : `${pair.variant}-${slug}`);
 }
 
 /** A built pair: its bundle and the metadata to push with it. */
