@@ -140,7 +140,8 @@ function realPath(path: string): string {
   }
 }
 
-function findRepoRoot(start: string): string {
+/** The nearest directory at or above `start` holding `.git`; `start` itself when none does. */
+export function findRepoRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, ".git"))) return dir;
     if (dirname(dir) === dir) return start;
