@@ -1,6 +1,7 @@
 import type { PairCell } from "../plan/pairs.js";
 import { describeAmbiguity } from "../plan/resolve-assets.js";
 import type { CheckReport } from "./check.js";
+import { alignTable } from "./text-table.js";
 
 const STATES = ["new", "missing", "untagged", "published", "absent", "excluded", "ambiguous"] as const;
 
@@ -27,15 +28,7 @@ export function formatCheckReport(report: CheckReport): string {
     ["version", ...report.columns],
     ...report.rows.map((row) => [row.version, ...report.columns.map((id) => cellText(row.cells[id]))]),
   ];
-  const widths = table[0]?.map((_, i) => Math.max(...table.map((cells) => cells[i]?.length ?? 0))) ?? [];
-  for (const cells of table) {
-    lines.push(
-      cells
-        .map((text, i) => text.padEnd(widths[i] ?? 0))
-        .join("  ")
-        .trimEnd(),
-    );
-  }
+  lines.push(...alignTable(table));
   const counts = new Map<string, number>();
   for (const row of report.rows) {
     for (const cell of Object.values(row.cells)) counts.set(cell.state, (counts.get(cell.state) ?? 0) + 1);

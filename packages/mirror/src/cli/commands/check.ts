@@ -6,6 +6,7 @@ import { formatCheckReport } from "../../pipeline/check-format.js";
 import { ambiguityError } from "../../plan/resolve-assets.js";
 import { formatDiagnostic } from "../../spec/diagnostics.js";
 import { loadMirrorSpec } from "../../spec/loader.js";
+import { repoRootOption, verifyPublishedOption } from "../shared-options.js";
 
 export function checkCommand() {
   return new Command("check")
@@ -15,14 +16,8 @@ export function checkCommand() {
     .argument("[spec]", "the spec file", "mirror.yml")
     .option("--version <version>", "report this version only")
     .option("--latest", "report the newest release inside the window only (never a pre-release)")
-    .option(
-      "--verify-published",
-      "ignore the published summary (__pkg.published) and read every published version's index: for when something other than pkg-mirror moved tags",
-    )
-    .option(
-      "--repo-root <dir>",
-      "repository root (default: the nearest directory above the spec holding .git)",
-    )
+    .addOption(verifyPublishedOption())
+    .addOption(repoRootOption())
     .option(
       "--format <format>",
       "output: text (a table) or json (the same as data, with versions_resolved)",

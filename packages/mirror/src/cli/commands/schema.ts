@@ -1,6 +1,7 @@
 import { Command } from "@commander-js/extra-typings";
 import { printJson } from "@pkg/common";
 import { mirrorSchema } from "../../schema/mirror.js";
+import { planSchema } from "../../schema/plan.js";
 import { urlIndexSchema } from "../../schema/url-index.js";
 
 export function schemaCommand() {
@@ -18,6 +19,11 @@ export function schemaCommand() {
     new Command("mirror")
       .description("The mirror.yml JSON Schema, for editors (the loader stays authoritative).")
       .action(() => printJson(mirrorSchema)),
+  );
+  schema.addCommand(
+    new Command("plan")
+      .description("The plan.json JSON Schema (what pkg-mirror package pipeline plan writes).")
+      .action(() => printJson(planSchema)),
   );
   return schema;
 }
