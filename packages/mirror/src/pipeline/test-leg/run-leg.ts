@@ -305,19 +305,38 @@ async function checkContainerSetting(
     }
   }
   if (options.dryRun) return;
-  if (!(await dockerOnPath(options.env))) {
+  const docker = await probeDocker(options.env);
+  if (docker !== undefined) {
     const ids = imaged.map((c) => c.id).join(", ");
     throw new PkgError(
       ExitCode.Unavailable,
-      `leg ${legKey} runs its tests in containers (${ids}) through docker, and docker is not on PATH`,
+      `leg ${legKey} runs its tests in containers (${ids}) through docker, and ${docker}`,
     );
   }
 }
 
-function dockerOnPath(env: NodeJS.ProcessEnv): Promise<boolean> {
+/** Why docker cannot run containers here (not on PATH, its engine unreachable), or undefined when it can. */
+function probeDocker(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const child = spawn("docker", ["--version"], { env, stdio: "ignore" });
-    child.once("error", () => resolve(false));
-    child.once("close", (code) => resolve(code === 0));
+    const child = spawn("docker", ["version", "--format", "{{.Server.Version}}"], {
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-TAIL);
+    });
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      resolve(
+        error.code === "ENOENT" ? "docker is not on PATH" : `docker cannot be started: ${error.message}`,
+      ),
+    );
+    child.once("close", (code) =>
+      resolve(
+        code === 0 ? undefined : `docker cannot reach its engine: ${lastLine(stderr) ?? `exit ${code}`}`,
+      ),
+    );
   });
 }
+
+const TAIL = 2048;
