@@ -37,9 +37,7 @@ export async function judgePair(pair: PairToJudge): Promise<PairVerdict> {
       (report) => ({ report }),
       (error: NodeJS.ErrnoException) => ({
         unreadable:
-          error.code === "ENOENT"
-            ? `${file} not found in ${pair.junitDir}`
-            : describeError(error).line,
+          error.code === "ENOENT" ? `${file} not found in ${pair.junitDir}` : describeError(error).line,
       }),
     );
     files.push({ container, file, read });
