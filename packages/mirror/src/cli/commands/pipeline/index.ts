@@ -2,12 +2,14 @@ import { Command } from "@commander-js/extra-typings";
 import { pipelineAnnounceCommand } from "./announce.js";
 import { pipelineNotifyCommand } from "./notify.js";
 import { pipelinePlanCommand } from "./plan.js";
+import { pipelineTestCommand } from "./test.js";
 
 /** `pkg-mirror package pipeline`: the mirror's CI steps, one subcommand each. */
 export function pipelineCommand() {
   return new Command("pipeline")
     .description("The steps of the mirror's generated CI, one subcommand each.")
     .addCommand(pipelinePlanCommand())
+    .addCommand(pipelineTestCommand())
     .addCommand(pipelineAnnounceCommand())
     .addCommand(pipelineNotifyCommand());
 }
