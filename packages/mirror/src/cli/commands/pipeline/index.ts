@@ -2,6 +2,9 @@ import { Command } from "@commander-js/extra-typings";
 import { pipelineAnnounceCommand } from "./announce.js";
 import { pipelineNotifyCommand } from "./notify.js";
 import { pipelinePlanCommand } from "./plan.js";
+import { pipelinePrepareCommand } from "./prepare.js";
+import { pipelinePushCommand } from "./push.js";
+import { pipelineRunCommand } from "./run.js";
 import { pipelineTestCommand } from "./test.js";
 
 /** `pkg-mirror package pipeline`: the mirror's CI steps, one subcommand each. */
@@ -9,7 +12,10 @@ export function pipelineCommand() {
   return new Command("pipeline")
     .description("The steps of the mirror's generated CI, one subcommand each.")
     .addCommand(pipelinePlanCommand())
+    .addCommand(pipelinePrepareCommand())
     .addCommand(pipelineTestCommand())
+    .addCommand(pipelinePushCommand())
     .addCommand(pipelineAnnounceCommand())
-    .addCommand(pipelineNotifyCommand());
+    .addCommand(pipelineNotifyCommand())
+    .addCommand(pipelineRunCommand());
 }

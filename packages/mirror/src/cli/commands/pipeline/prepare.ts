@@ -5,6 +5,7 @@ import type { PlanVersion } from "../../../pipeline/documents/plan-document.js";
 import { readPlanDocument } from "../../../pipeline/documents/read-plan.js";
 import { prepareVersions } from "../../../pipeline/prepare-step/prepare-versions.js";
 import { standalonePlanVersion } from "../../../pipeline/prepare-step/standalone.js";
+import { repoRootOption } from "../../shared-options.js";
 import { loadRunnableSpec, openSpecTarget } from "../../spec-target.js";
 
 export function pipelinePrepareCommand() {
@@ -27,10 +28,7 @@ export function pipelinePrepareCommand() {
       "./.pkg-mirror",
     )
     .option("--bundles-dir <dir>", "where the artefacts are written", "./bundles")
-    .option(
-      "--repo-root <dir>",
-      "repository root (default: the nearest directory above the spec holding .git)",
-    )
+    .addOption(repoRootOption())
     .option(
       "--format <format>",
       "output: text or json (the prepared-<tag>.json document)",

@@ -5,6 +5,7 @@ import { readPlanDocument } from "../../../pipeline/documents/read-plan.js";
 import { planLegs } from "../../../pipeline/plan/legs.js";
 import { describePushOutcome } from "../../../pipeline/push-step/describe.js";
 import { pushStep } from "../../../pipeline/push-step/push-step.js";
+import { repoRootOption } from "../../shared-options.js";
 import { loadRunnableSpec, openSpecTarget } from "../../spec-target.js";
 
 export function pipelinePushCommand() {
@@ -21,10 +22,7 @@ export function pipelinePushCommand() {
       "the plan.json: a planned version prepare never reported is red (missing_bundle), not silently absent",
     )
     .option("--layout <dir>", "publish into an OCI image layout under DIR instead of the spec's registry")
-    .option(
-      "--repo-root <dir>",
-      "repository root (default: the nearest directory above the spec holding .git)",
-    )
+    .addOption(repoRootOption())
     .option("--format <format>", "output: text or json (the run summary)", parseFormat, "text" as const)
     .addHelpText(
       "after",
