@@ -1,8 +1,9 @@
-import MarkdownIt, { type Env, type Token } from "markdown-it";
+import MarkdownIt from "markdown-it";
+import type Token from "markdown-it/lib/token.mjs";
 import { demoted, type SanitizePolicy, sanitizeMarkdownHtml } from "./sanitize.js";
 import { isAllowedHref } from "./url-policy.js";
 
-interface PolicyEnv extends Env {
+interface PolicyEnv {
   policy: SanitizePolicy;
   hasHtml: boolean;
 }
