@@ -1,21 +1,38 @@
-import { constants } from "node:fs";
-import { type FileHandle, open, readlink, realpath } from "node:fs/promises";
-import { resolve } from "node:path";
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync } from "node:fs";
+import { realpath } from "node:fs/promises";
+import { resolve, sep } from "node:path";
 import { ExitCode, isInside, PkgError } from "@pkg/common";
 import { IndexFileError } from "./errors.js";
 import { type IndexFileReader, type ReadRequest, readFirstInOrder, verifyDigest } from "./file-reader.js";
 
 const MISSING = new Set(["ENOENT", "ENOTDIR"]);
+// O_NOFOLLOW: a file that is itself a link is opened only through its checked real path.
 // O_NONBLOCK: opening a FIFO planted in the tree must not hang the build.
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** Reads done in a row before the reader lets the event loop run (each is a few blocking calls). */
+const READS_PER_TURN = 64;
 
 function errnoOf(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
-/** A reader of a local index tree that never reads outside the real path of `rootDir`: each file's
- *  real path is checked before it is opened, and the opened descriptor is checked again. */
-export async function createFsReader(rootDir: string, shownAs: string = rootDir): Promise<IndexFileReader> {
+/** A reader of a local index tree; `realpaths` counts the real paths it resolved (one per
+ *  directory read from, plus one per file that is a link). */
+export interface FsIndexReader extends IndexFileReader {
+  readonly realpaths: number;
+}
+
+/**
+ * A reader of a local index tree that never reads outside the real path of `rootDir`. Each
+ * directory's real path is resolved and checked once; a file is opened as an entry of that real
+ * directory without following a link, a file that is a link through its own checked real path, and
+ * the opened descriptor is checked again (closing the race with a path changed meanwhile).
+ *
+ * Reads are blocking calls (several times cheaper than the thread pool's round trips for the small
+ * files of an index), with a turn of the event loop every few reads.
+ */
+export async function createFsReader(rootDir: string, shownAs: string = rootDir): Promise<FsIndexReader> {
   let realRoot: string;
   try {
     realRoot = await realpath(rootDir);
@@ -26,40 +43,81 @@ export async function createFsReader(rootDir: string, shownAs: string = rootDir)
     }
     throw new PkgError(ExitCode.IoError, `${shownAs}: cannot read the index directory (${code ?? error})`);
   }
+  const tree = new ContainedTree(realRoot);
   const describe = (relPath: string) => `${shownAs.replace(/\/+$/, "")}/${relPath}`;
-  const read: IndexFileReader["read"] = (relPath, request) =>
-    readContained(realRoot, relPath, describe(relPath), request);
-  return { describe, read, readFirst: (relPaths, request) => readFirstInOrder(read, relPaths, request) };
+  let reads = 0;
+  const read: IndexFileReader["read"] = async (relPath, request) => {
+    if (++reads % READS_PER_TURN === 0) await new Promise((next) => setImmediate(next));
+    return tree.read(relPath, describe(relPath), request);
+  };
+  return {
+    describe,
+    read,
+    readFirst: (relPaths, request) => readFirstInOrder(read, relPaths, request),
+    get realpaths() {
+      return tree.realpaths;
+    },
+  };
 }
 
-async function readContained(
-  realRoot: string,
-  relPath: string,
-  where: string,
-  request: ReadRequest,
-): Promise<Uint8Array | undefined> {
-  const lexical = resolve(realRoot, relPath);
-  if (!isInside(realRoot, lexical)) throw new IndexFileError(where, "path leaves the index");
-  let real: string;
-  try {
-    real = await realpath(lexical);
-  } catch (error) {
-    return failedAccess(where, error);
+class ContainedTree {
+  realpaths = 0;
+  /** Real paths of the directories read from, by lexical path (each checked inside the root). */
+  private readonly dirs = new Map<string, string>();
+
+  constructor(private readonly realRoot: string) {}
+
+  read(relPath: string, where: string, request: ReadRequest): Uint8Array | undefined {
+    const lexical = resolve(this.realRoot, relPath);
+    if (!isInside(this.realRoot, lexical)) throw new IndexFileError(where, "path leaves the index");
+    const at = lexical.lastIndexOf(sep);
+    const dir = lexical.slice(0, at);
+    let fd: number | undefined;
+    if (lexical !== this.realRoot && isInside(this.realRoot, dir)) {
+      let realDir = this.dirs.get(dir);
+      if (realDir === undefined) {
+        const resolved = this.realpath(dir, where);
+        if (resolved === undefined) return undefined;
+        realDir = resolved;
+        this.dirs.set(dir, realDir);
+      }
+      try {
+        fd = openSync(realDir + lexical.slice(at), OPEN_FLAGS);
+      } catch (error) {
+        // ELOOP: the entry is a link, resolved below like any path
+        if (errnoOf(error) !== "ELOOP") return failedAccess(where, error);
+      }
+    }
+    if (fd === undefined) {
+      const real = this.realpath(lexical, where);
+      if (real === undefined) return undefined;
+      try {
+        fd = openSync(real, OPEN_FLAGS);
+      } catch (error) {
+        return failedAccess(where, error);
+      }
+    }
+    try {
+      checkOpenedPath(fd, this.realRoot, where);
+      const bytes = readCapped(fd, where, request.maxBytes);
+      verifyDigest(where, bytes, request.digest);
+      return bytes;
+    } finally {
+      closeSync(fd);
+    }
   }
-  if (!isInside(realRoot, real)) throw new IndexFileError(where, "links outside the index");
-  let handle: FileHandle;
-  try {
-    handle = await open(real, OPEN_FLAGS);
-  } catch (error) {
-    return failedAccess(where, error);
-  }
-  try {
-    await checkOpenedPath(handle, realRoot, where);
-    const bytes = await readCapped(handle, where, request.maxBytes);
-    verifyDigest(where, bytes, request.digest);
-    return bytes;
-  } finally {
-    await handle.close();
+
+  /** The real path of `path`, checked inside the root; undefined when it does not exist. */
+  private realpath(path: string, where: string): string | undefined {
+    let real: string;
+    try {
+      this.realpaths++;
+      real = realpathSync.native(path);
+    } catch (error) {
+      return failedAccess(where, error);
+    }
+    if (!isInside(this.realRoot, real)) throw new IndexFileError(where, "links outside the index");
+    return real;
   }
 }
 
@@ -70,26 +128,26 @@ function failedAccess(where: string, error: unknown): undefined {
   throw new PkgError(ExitCode.IoError, `${where}: cannot read (${code ?? String(error)})`);
 }
 
-/** Closes the race between realpath and open: where /proc shows what the descriptor really is. */
-async function checkOpenedPath(handle: FileHandle, realRoot: string, where: string): Promise<void> {
+/** Closes the race between resolving a path and opening it: /proc shows what the descriptor is. */
+function checkOpenedPath(fd: number, realRoot: string, where: string): void {
   let opened: string;
   try {
-    opened = await readlink(`/proc/self/fd/${handle.fd}`);
+    opened = readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
     return;
   }
   if (!isInside(realRoot, opened)) throw new IndexFileError(where, "links outside the index");
 }
 
-async function readCapped(handle: FileHandle, where: string, maxBytes: number): Promise<Uint8Array> {
-  const stat = await handle.stat();
+function readCapped(fd: number, where: string, maxBytes: number): Uint8Array {
+  const stat = fstatSync(fd);
   if (!stat.isFile()) throw new IndexFileError(where, "not a regular file");
   if (stat.size > maxBytes)
     throw new IndexFileError(where, `${stat.size} bytes, more than the ${maxBytes} allowed`);
   // One byte of room past the stated size reveals a file that grew after stat. A regular file
   // answers a read in full up to its end, so one call is enough.
   const buffer = new Uint8Array(stat.size + 1);
-  const { bytesRead: filled } = await handle.read(buffer, 0, buffer.length, 0);
+  const filled = readSync(fd, buffer, 0, buffer.length, 0);
   if (filled > stat.size) {
     if (filled > maxBytes) throw new IndexFileError(where, `more than the ${maxBytes} bytes allowed`);
     throw new IndexFileError(where, "changed while being read");
