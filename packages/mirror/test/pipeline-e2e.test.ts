@@ -1,22 +1,20 @@
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { openRegistry } from "@pkg/oci";
-import {
-  type RunningRegistry,
-  runCli,
-  startRegistry,
-  type TempDir,
-  type TestServer,
-  tempDir,
-} from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stringify } from "yaml";
 import type { PlanDocument } from "../src/pipeline/documents/plan-document.js";
 import type { RunSummary } from "../src/pipeline/documents/run-summary.js";
 import { type ChatWebhook, startChatWebhook } from "./support/chat-webhook.js";
-import { startForge } from "./support/forge.js";
-import { sampleUpstream } from "./support/sample-upstream.js";
-import { mirrorBin, tagDigestsOf } from "./support/sync-run.js";
+import {
+  type PipelineEnv,
+  pipelineCli,
+  pipelineOk,
+  pipelineSpec,
+  planPrepareTest,
+  pushRun,
+  startPipelineEnv,
+} from "./support/pipeline-env.js";
+import { tagDigestsOf } from "./support/sync-run.js";
 
 /**
  * The CI pipeline end to end, job by job as the generated workflow runs them, through the built
@@ -24,134 +22,42 @@ import { mirrorBin, tagDigestsOf } from "./support/sync-run.js";
  * notify; against a real registry, a loopback forge serving the assets and a loopback webhook.
  */
 const USER = "123456789012345678";
-let work: TempDir;
-let registry: RunningRegistry;
-let forge: TestServer;
+let env: PipelineEnv;
 let webhook: ChatWebhook;
 
-function spec(arm64Tests: Array<Record<string, string>>): string {
-  return stringify({
-    name: "hello",
-    target: { registry: registry.host, repository: "acme/pipeline" },
-    source: { type: "forgeone_release", owner: "acme", repo: "hello" },
-    assets: {
-      "linux/amd64": ["^hello-.*-linux-amd64\\.tar\\.gz$"],
-      "linux/arm64": ["^hello-.*-linux-arm64$"],
-    },
-    asset_type: {
-      default: { type: "archive", strip_components: 1 },
-      platforms: { "linux/arm64": { type: "binary", name: "hello" } },
-    },
-    metadata: { default: "hello.json" },
-    tests: [{ name: "greets", command: "hello" }],
+const spec = (arm64Tests: Array<Record<string, string>>) =>
+  pipelineSpec(env.registry.host, "acme/pipeline", {
     platforms: {
       "linux/amd64": { runner: "ubuntu-24.04" },
       "linux/arm64": { runner: "ubuntu-24.04-arm", tests: arm64Tests },
     },
     notify: { chat: { webhook_secret: "CHAT_HOOK", user_id: USER } },
   });
-}
 
-const mirror = (args: string[], env: Record<string, string> = {}) =>
-  runCli(mirrorBin, ["package", "pipeline", ...args], {
-    cwd: work.path,
-    env: { PKG_FORGEONE_API_URL: forge.url, ...env },
-  });
-
-async function ok(args: string[]) {
-  const result = await mirror(args);
-  expect(result.code, `${args.join(" ")}\n${result.stderr}`).toBe(0);
-  return result;
-}
-
-/** The jobs of one CI run, in order; returns the plan and the push's exit code and summary. */
 async function ciRun(round: string) {
-  const dir = (name: string) => join(round, name);
-  await ok(["plan", "--spec", "hello.yml", "-o", dir("plan.json")]);
-  const plan = JSON.parse(await readFile(join(work.path, round, "plan.json"), "utf8")) as PlanDocument;
-  for (const v of plan.versions)
-    await ok([
-      "prepare",
-      "--spec",
-      "hello.yml",
-      "--plan",
-      dir("plan.json"),
-      "--version",
-      v.version,
-      "--bundles-dir",
-      dir("bundles"),
-    ]);
-  const legs: Record<string, number> = {};
-  for (const leg of Object.keys(plan.legs)) {
-    const result = await mirror([
-      "test",
-      "--plan",
-      dir("plan.json"),
-      "--leg",
-      leg,
-      "--bundles-dir",
-      dir("bundles"),
-      "--junit-dir",
-      dir("junit"),
-    ]);
-    legs[leg] = result.code;
-  }
-  const push = await mirror([
-    "push",
-    "--spec",
-    "hello.yml",
-    "--plan",
-    dir("plan.json"),
-    "--bundles-dir",
-    dir("bundles"),
-    "--junit-dir",
-    dir("junit"),
-    "--write-summary",
-    dir("run-summary.json"),
-  ]);
-  const summary = JSON.parse(
-    await readFile(join(work.path, round, "run-summary.json"), "utf8"),
-  ) as RunSummary;
+  const { plan, legs } = await planPrepareTest(env, round);
+  const { push, summary } = await pushRun(env, round, ["--plan", join(round, "plan.json")]);
   return { plan, legs, push, summary };
 }
 
 beforeAll(async () => {
-  work = await tempDir("pkg-mirror-pipeline-");
-  await mkdir(join(work.path, ".git"));
-  await writeFile(
-    join(work.path, "hello.json"),
-    JSON.stringify({
-      type: "bundle",
-      version: 1,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the metadata's own placeholder, not a template
-      env: [{ key: "PATH", type: "path", value: "${installPath}", required: true }],
-    }),
-  );
-  registry = await startRegistry();
-  const files = new Map<string, Buffer>();
-  const releases: Parameters<typeof startForge>[0]["releases"] = [];
-  forge = await startForge({ repo: "acme/hello", releases, files });
-  const upstream = await sampleUpstream(join(work.path, "scratch"), forge.url, [
+  env = await startPipelineEnv("pkg-mirror-pipeline-", [
     { version: "1.0.0", assets: { "linux/amd64": "tar.gz", "linux/arm64": "binary" } },
     { version: "1.1.0", assets: { "linux/amd64": "tar.gz", "linux/arm64": "binary" } },
   ]);
-  releases.push(...upstream.releases);
-  for (const [name, bytes] of upstream.files) files.set(name, bytes);
   webhook = await startChatWebhook();
 }, 120_000);
 
 afterAll(async () => {
   await webhook?.stop();
-  await forge?.stop();
-  await registry?.stop();
-  await work?.remove();
+  await env?.stop();
 });
 
 describe("the CI pipeline, job by job", () => {
   it("publishes the green version whole, the version with a failing test under its primary tag only, says why, notifies, and backfills once fixed", async () => {
     // 1.1.0 fails one test on linux/arm64 only
     await writeFile(
-      join(work.path, "hello.yml"),
+      join(env.work.path, "hello.yml"),
       spec([
         { name: "greets", command: "hello" },
         { name: "not-1-1", command: 'test "$PKG_VERSION" != 1.1.0' },
@@ -163,7 +69,7 @@ describe("the CI pipeline, job by job", () => {
       ["1.1.0", "new", ["linux/amd64", "linux/arm64"]],
     ]);
     const [v100, v110] = first.plan.versions.map((v) => v.version) as [string, string];
-    expect(await readdir(join(work.path, "round1", "junit"))).toEqual(
+    expect(await readdir(join(env.work.path, "round1", "junit"))).toEqual(
       [
         `junit-${v100}-linux-amd64-native.xml`,
         `junit-${v100}-linux-arm64-native.xml`,
@@ -196,7 +102,7 @@ describe("the CI pipeline, job by job", () => {
       expect.objectContaining({ platform: "linux/arm64", container: "native", test: "not-1-1" }),
     ]);
 
-    const target = openRegistry({ host: registry.host, repository: "acme/pipeline" }, { env: {} });
+    const target = openRegistry({ host: env.registry.host, repository: "acme/pipeline" }, { env: {} });
     const tags = await tagDigestsOf(target);
     expect(
       Object.keys(tags)
@@ -206,7 +112,8 @@ describe("the CI pipeline, job by job", () => {
     expect(tags.latest).toBe(tags[v100]);
 
     // notify: one message per version, the partial one yellow with the mention
-    const notify = await mirror(
+    const notify = await pipelineCli(
+      env,
       ["notify", "--run-summary", "round1/run-summary.json", "--spec", "hello.yml"],
       {
         PKG_MIRROR_CHAT_HOOK: webhook.url,
@@ -235,7 +142,7 @@ describe("the CI pipeline, job by job", () => {
     expect(rows).toContain("not-1-1");
 
     // the test is fixed: the next run backfills linux/arm64 of 1.1.0 and makes it whole
-    await writeFile(join(work.path, "hello.yml"), spec([{ name: "greets", command: "hello" }]));
+    await writeFile(join(env.work.path, "hello.yml"), spec([{ name: "greets", command: "hello" }]));
     const second2 = await ciRun("round2");
     expect(second2.plan.versions.map((v) => [v.version, v.kind, v.platforms, v.carried])).toEqual([
       [expect.stringMatching(/^1\.1\.0_\d{14}$/), "backfill", ["linux/arm64"], ["linux/amd64"]],
@@ -252,7 +159,7 @@ describe("the CI pipeline, job by job", () => {
     expect(after.latest).toBe(after["1.1.0"]);
 
     // and a re-run plans nothing
-    const third = await ok(["plan", "--spec", "hello.yml", "--format", "json"]);
+    const third = await pipelineOk(env, ["plan", "--spec", "hello.yml", "--format", "json"]);
     expect((JSON.parse(third.stdout) as PlanDocument).versions).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import { copyFile, link, mkdir, stat, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { copyFile, mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Metadata, writeMetadataFile } from "@pkg/package";
 import { writeAtomically } from "@pkg/package/bundle";
@@ -10,20 +11,11 @@ import {
   type PreparedVersion,
 } from "../documents/prepared-version.js";
 
-/** A hard link when the work directory shares the file system with the artefacts, else a copy. */
-async function linkOrCopy(source: string, dest: string): Promise<void> {
-  try {
-    await link(source, dest);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "EXDEV" && code !== "EPERM" && code !== "ENOTSUP") throw error;
-    await copyFile(source, dest);
-  }
-}
-
 /**
  * Puts one built bundle and its metadata under their stable names in `dir`, each replaced
- * atomically, and describes them for the version's manifest.
+ * atomically, and describes them for the version's manifest. The bundle is a copy (a clone where
+ * the file system shares blocks), never a hard link: an artefact edited in place must not change
+ * the finished bundle the next prepare reuses.
  */
 export async function placeBundle(
   dir: string,
@@ -33,7 +25,9 @@ export async function placeBundle(
   await mkdir(dir, { recursive: true });
   const bundle = bundleFileName(tag, entry.slug);
   const metadata = bundleMetadataFileName(tag, entry.slug);
-  await writeAtomically(join(dir, bundle), "bundle", (temp) => linkOrCopy(entry.bundle, temp));
+  await writeAtomically(join(dir, bundle), "bundle", (temp) =>
+    copyFile(entry.bundle, temp, constants.COPYFILE_FICLONE),
+  );
   await writeAtomically(join(dir, metadata), "metadata", (temp) => writeMetadataFile(temp, entry.metadata));
   const [digests, info] = await Promise.all([
     fileDigests(join(dir, bundle), ["sha256"]),

@@ -51,7 +51,7 @@ describe("a version's run-summary row", () => {
       [green("linux/amd64")],
       { pushFailures: [{ platform: "linux/amd64", message: "registry said 503" }] },
     ],
-  ] as const)("is %s for %j", (status, pairs, over) => {
+  ] as Array<[string, PairDecision[], Partial<PublishedDecision>]>)("is %s for %j", (status, pairs, over) => {
     expect(versionRow(decided(...pairs), published(over)).status).toBe(status);
   });
 
