@@ -20,6 +20,7 @@ import {
   referrersTag,
   withReferrer,
 } from "./referrers.js";
+import { describeRegistryError } from "./registry-errors.js";
 import { drain, type RegistryResponse, readBody } from "./response.js";
 import type { ListTagsOptions, Target } from "./target.js";
 import { errorText, RegistryClient, type RegistryClientOptions } from "./transport.js";
@@ -362,6 +363,7 @@ export class RegistryTarget implements Target {
     const tags: string[] = [];
     let url: URL | undefined = await this.#url("tags/list", signal, operation);
     url.searchParams.set("n", String(this.#tagPageSize));
+    let firstPage = true;
     while (url) {
       const response = await this.client.request({
         signal,
@@ -371,9 +373,18 @@ export class RegistryTarget implements Target {
         operation,
       });
       if (response.status === 404) {
+        // A first page answering 404 means the repository does not exist (NAME_UNKNOWN; some
+        // registries say NOT_FOUND): no tags. A later page answering 404 leaves the listing
+        // incomplete, and taking it as complete would report published versions as new.
+        if (!firstPage) {
+          const body = await readBody(response, MAX_MANIFEST_SIZE).catch(() => Buffer.alloc(0));
+          throw new PkgError(
+            ExitCode.Unavailable,
+            `${operation}: a later page of the tag list answered 404 (${describeRegistryError(body) || "no error body"}); the listing is incomplete`,
+          );
+        }
         await drain(response);
-        // NAME_UNKNOWN on the first page: the repository does not exist
-        if (options.ifMissing === "error" && tags.length === 0) {
+        if (options.ifMissing === "error") {
           throw new PkgError(ExitCode.Data, `${this.displayName}: no such repository`);
         }
         return tags;
@@ -389,6 +400,7 @@ export class RegistryTarget implements Target {
       if (Array.isArray(page.tags)) tags.push(...page.tags.filter((t): t is string => typeof t === "string"));
       const next = nextLink(response.headers.link, url);
       url = next === undefined ? undefined : new URL(next);
+      firstPage = false;
     }
     return tags;
   }

@@ -217,3 +217,43 @@ test("a download cut off mid-body errors the stream as transient", async () => {
   proxy.setPlan(failFirst(1, (r) => r.method === "GET", "reset-mid-body"));
   await expect(readAll(await repo.fetchBlob(blob.digest))).rejects.toMatchObject({ exitCode: 75 });
 });
+
+test("a tag listing is complete or fails: only a first page answering 404 means no tags", async () => {
+  const repo = target("faults/paged", { tagPageSize: 1 });
+  const notFound = (code: string): FaultAction => ({
+    status: 404,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ errors: [{ code, message: "gone" }] }),
+  });
+  // the first page names a next one (the registry here ignores n, so the proxy pages for it)
+  const firstPage: FaultAction = {
+    status: 200,
+    headers: {
+      "content-type": "application/json",
+      link: '</v2/faults/paged/tags/list?last=a&n=1>; rel="next"',
+    },
+    body: JSON.stringify({ name: "faults/paged", tags: ["a"] }),
+  };
+  const paged =
+    (later: FaultAction) =>
+    (r: RecordedRequest): FaultAction =>
+      !r.url.includes("tags/list") ? "pass" : r.url.includes("last=") ? later : firstPage;
+  proxy.setPlan(
+    paged({ status: 200, headers: { "content-type": "application/json" }, body: '{"tags":["b"]}' }),
+  );
+  expect(await repo.listTags()).toEqual(["a", "b"]);
+
+  // a later page answering 404 leaves the listing incomplete: never taken as every tag
+  proxy.setPlan(paged(notFound("NAME_UNKNOWN")));
+  await expect(repo.listTags()).rejects.toMatchObject({
+    exitCode: 69,
+    message: expect.stringContaining("a later page of the tag list answered 404 (NAME_UNKNOWN: gone)"),
+  });
+
+  // a first page answering 404 is a repository that does not exist (whatever code it names)
+  proxy.setPlan((r) => (r.url.includes("tags/list") ? notFound("NOT_FOUND") : "pass"));
+  expect(await repo.listTags()).toEqual([]);
+
+  proxy.setPlan(() => "pass");
+  expect(await target("faults/never-pushed").listTags()).toEqual([]);
+});
