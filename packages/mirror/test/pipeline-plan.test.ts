@@ -230,6 +230,12 @@ describe("registry failures fail the plan (69), never reporting published versio
       const result = await plan("down.yml", yaml, ["--format", "json"]);
       expect(result.code).toBe(69);
       expect(result.stdout).toBe("");
+      // check plans with the same planner: the same refusal
+      const check = await runCli(mirrorBin, ["package", "check", "down.yml"], {
+        cwd: env.work.path,
+        env: { PKG_FORGEONE_API_URL: env.forge.url },
+      });
+      expect(check.code).toBe(69);
     } finally {
       env.proxy.setPlan(() => "pass");
     }

@@ -1,4 +1,4 @@
-import { ExitCode, type Logger, PkgError } from "@pkg/common";
+import { ExitCode, isPkgError, type Logger, PkgError } from "@pkg/common";
 import type { HttpClient } from "@pkg/net";
 import { openRegistry, readOnly, type Target } from "@pkg/oci";
 import { compareVersions, parseVersion } from "@pkg/package";
@@ -75,6 +75,26 @@ export function runnableSpec(spec: MirrorSpec): RunnableSpec {
  * out) work from.
  */
 export async function planRun(loaded: LoadedSpec, options: PlanRunOptions): Promise<RunPlan> {
+  try {
+    return await planRunOnce(loaded, options);
+  } catch (error) {
+    throw unavailableWhenTransient(error);
+  }
+}
+
+/**
+ * A registry read that stayed transient through its retries (75) fails the plan as unavailable
+ * (69): planning is not retried like a push, and what it could not read it never guesses.
+ */
+export function unavailableWhenTransient(error: unknown): unknown {
+  if (!isPkgError(error) || error.exitCode !== ExitCode.Transient) return error;
+  return new PkgError(ExitCode.Unavailable, error.message, {
+    cause: error,
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
+  });
+}
+
+async function planRunOnce(loaded: LoadedSpec, options: PlanRunOptions): Promise<RunPlan> {
   const spec = runnableSpec(loaded.spec);
   const { specDir } = loaded;
   if (options.version !== undefined && options.latest) {

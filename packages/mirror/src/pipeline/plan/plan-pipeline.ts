@@ -1,6 +1,5 @@
-import { ExitCode, isPkgError, PkgError } from "@pkg/common";
 import { planJobs } from "../../plan/jobs.js";
-import { type PlanRunOptions, planRun } from "../../plan/plan-run.js";
+import { type PlanRunOptions, planRun, unavailableWhenTransient } from "../../plan/plan-run.js";
 import type { LoadedSpec } from "../../spec/loader.js";
 import { buildPlanDocument, type PipelinePlan } from "./document.js";
 import { scanDrift } from "./drift-scan.js";
@@ -39,18 +38,7 @@ export async function planPipeline(loaded: LoadedSpec, options: PipelinePlanOpti
     });
     return buildPlanDocument(run, jobs, drift);
   } catch (error) {
+    // the drift scan's reads, like the planner's
     throw unavailableWhenTransient(error);
   }
-}
-
-/**
- * A registry read that stayed transient through its retries (75) fails the plan as unavailable
- * (69): a plan is not retried like a push, and what it could not read it never guesses.
- */
-function unavailableWhenTransient(error: unknown): unknown {
-  if (!isPkgError(error) || error.exitCode !== ExitCode.Transient) return error;
-  return new PkgError(ExitCode.Unavailable, error.message, {
-    cause: error,
-    ...(error.detail === undefined ? {} : { detail: error.detail }),
-  });
 }
