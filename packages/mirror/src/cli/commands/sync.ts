@@ -1,13 +1,10 @@
-import { resolve } from "node:path";
 import { Command } from "@commander-js/extra-typings";
 import { ExitCode, listenForInterrupt, PkgError, parseFormat, printJson, stderrLogger } from "@pkg/common";
 import { createHttpClient } from "@pkg/net";
-import { openLayout, openRegistry } from "@pkg/oci";
 import { runSync } from "../../pipeline/sync.js";
 import { formatSyncReport, interruptionLine } from "../../pipeline/sync-report.js";
-import { runnableSpec } from "../../plan/plan-run.js";
-import { formatDiagnostic } from "../../spec/diagnostics.js";
-import { loadMirrorSpec } from "../../spec/loader.js";
+import { repoRootOption, verifyPublishedOption } from "../shared-options.js";
+import { loadRunnableSpec, openSpecTarget } from "../spec-target.js";
 
 export function syncCommand() {
   return new Command("sync")
@@ -18,15 +15,9 @@ export function syncCommand() {
     .option("--version <version>", "sync this version only")
     .option("--latest", "sync the newest release inside the window only (never a pre-release)")
     .option("--fail-fast", "stop at the first failed pair (default: the other pairs go on)")
-    .option(
-      "--verify-published",
-      "ignore the published summary (__pkg.published) and read every published version's index: for when something other than pkg-mirror moved tags",
-    )
+    .addOption(verifyPublishedOption())
     .option("--layout <dir>", "publish into an OCI image layout under DIR instead of the spec's registry")
-    .option(
-      "--repo-root <dir>",
-      "repository root (default: the nearest directory above the spec holding .git)",
-    )
+    .addOption(repoRootOption())
     .option("--format <format>", "output: text (a table) or json", parseFormat, "text" as const)
     .addHelpText(
       "after",
@@ -41,18 +32,9 @@ published and what was not (a second signal stops at once).`,
     )
     .action(async (specPath, options) => {
       const log = stderrLogger();
-      const loaded = await loadMirrorSpec(specPath, { repoRoot: options.repoRoot });
-      for (const warning of loaded.warnings) log.warn(formatDiagnostic(warning));
-      const spec = runnableSpec(loaded.spec);
+      const { loaded, spec } = await loadRunnableSpec(specPath, options.repoRoot, log);
       const env = process.env;
-      const target =
-        options.layout === undefined
-          ? // the publish step retries on its own terms (75 only, the spec's backoff): the client must not retry underneath it
-            openRegistry(
-              { host: spec.target.registry, repository: spec.target.repository },
-              { env, retry: { retries: 0 } },
-            )
-          : openLayout(resolve(options.layout), spec.target.repository);
+      const target = openSpecTarget(spec, { layout: options.layout, env, publishing: true });
       const http = createHttpClient({ env, userAgent: "pkg-mirror" });
       const interruption = listenForInterrupt(
         log,

@@ -1,13 +1,10 @@
-import { resolve } from "node:path";
 import { Command } from "@commander-js/extra-typings";
 import { ExitCode, listenForInterrupt, PkgError, parseFormat, printJson, stderrLogger } from "@pkg/common";
 import { createHttpClient } from "@pkg/net";
-import { openLayout, openRegistry } from "@pkg/oci";
 import { checkLabel, parseOwner } from "@pkg/package/announce";
 import { describeAnnounce, runAnnounce } from "../../../pipeline/announce.js";
-import { runnableSpec } from "../../../plan/plan-run.js";
-import { formatDiagnostic } from "../../../spec/diagnostics.js";
-import { loadMirrorSpec } from "../../../spec/loader.js";
+import { repoRootOption } from "../../shared-options.js";
+import { loadRunnableSpec, openSpecTarget } from "../../spec-target.js";
 
 const collectOwner = (value: string, previous: ReturnType<typeof parseOwner>[] | undefined) => [
   ...(previous ?? []),
@@ -41,10 +38,7 @@ export function pipelineAnnounceCommand() {
       "for a package the index does not hold yet: an owner (repeatable), GitHub login and numeric id",
       collectOwner,
     )
-    .option(
-      "--repo-root <dir>",
-      "repository root (default: the nearest directory above the spec holding .git)",
-    )
+    .addOption(repoRootOption())
     .option("--format <format>", "output: text or json (the announce report)", parseFormat, "text" as const)
     .addHelpText(
       "after",
@@ -62,9 +56,7 @@ without an announce block; 65 bad spec; 130/143 stopped by SIGINT/SIGTERM.`,
     )
     .action(async (options) => {
       const log = stderrLogger();
-      const loaded = await loadMirrorSpec(options.spec, { repoRoot: options.repoRoot });
-      for (const warning of loaded.warnings) log.warn(formatDiagnostic(warning));
-      const spec = runnableSpec(loaded.spec);
+      const { spec } = await loadRunnableSpec(options.spec, options.repoRoot, log);
       if (spec.announce === undefined) {
         throw new PkgError(
           ExitCode.Usage,
@@ -73,10 +65,7 @@ without an announce block; 65 bad spec; 130/143 stopped by SIGINT/SIGTERM.`,
       }
       const label = options.label === undefined ? undefined : checkLabel(options.label);
       const env = process.env;
-      const source =
-        options.layout === undefined
-          ? openRegistry({ host: spec.target.registry, repository: spec.target.repository }, { env })
-          : openLayout(resolve(options.layout), spec.target.repository);
+      const source = openSpecTarget(spec, { layout: options.layout, env });
       const http = createHttpClient({ env, userAgent: "pkg-mirror" });
       const interruption = listenForInterrupt(log, "the announce stops where it is");
       try {
