@@ -25,8 +25,9 @@ export interface PageCounts {
 /** The key of each view's page, by the inputs it was made of. */
 const pageKeys = new WeakMap<PackageView, { inputs: string; key: string }>();
 
-/** Pages handed to the workers at once (a few each, so none waits for the next). */
-const inFlightPerWorker = 4;
+/** Pages handed to the workers at once (several each, so none waits for the next while the main
+ *  thread reads). */
+const inFlightPerWorker = 16;
 
 /** Page workers: one per core (the main thread reads and writes meanwhile, mostly in the kernel). */
 export function pageWorkerCount(): number {

@@ -29,13 +29,17 @@ function inThread(chrome: SiteChrome): PageRenderer {
 
 /**
  * `size` workers rendering README Markdown and package pages and writing them, each job going to the
- * least busy worker; the main thread's heap then never holds the pages. Without the compiled worker
- * (sources that were never built) the pages render in this thread.
+ * least busy worker; the main thread's heap then never holds the pages. Jobs go out in one message
+ * per worker and turn of the event loop, and come back in one per batch: a message wakes the other
+ * thread, which costs more than cloning a few pages' views. Without the compiled worker (sources
+ * that were never built) the pages render in this thread.
  */
 export function createPageRenderer(chrome: SiteChrome, size: number): PageRenderer {
   if (size < 1 || !existsSync(workerFile)) return inThread(chrome);
   const pending = new Map<number, { resolve: (ident: PageIdent) => void; reject: (error: Error) => void }>();
   const load = new Array<number>(size).fill(0);
+  const outbox: PageJob[][] = load.map(() => []);
+  let flush: NodeJS.Immediate | undefined;
   let nextId = 0;
   let failure: Error | undefined;
   const workers = load.map((_, i) => {
@@ -46,12 +50,14 @@ export function createPageRenderer(chrome: SiteChrome, size: number): PageRender
       resourceLimits: workerLimits,
       execArgv: workerExecArgv,
     });
-    worker.on("message", (result: PageResult) => {
-      load[i] = (load[i] ?? 1) - 1;
-      const job = pending.get(result.id);
-      pending.delete(result.id);
-      if ("error" in result) job?.reject(new PkgError(result.exitCode as ExitCode, result.error));
-      else job?.resolve(result.ident);
+    worker.on("message", (results: PageResult[]) => {
+      for (const result of results) {
+        load[i] = (load[i] ?? 1) - 1;
+        const job = pending.get(result.id);
+        pending.delete(result.id);
+        if ("error" in result) job?.reject(new PkgError(result.exitCode as ExitCode, result.error));
+        else job?.resolve(result.ident);
+      }
     });
     worker.on("error", (error) => {
       failure = new PkgError(ExitCode.Failed, `a page worker failed: ${error.message}`, { cause: error });
@@ -60,6 +66,14 @@ export function createPageRenderer(chrome: SiteChrome, size: number): PageRender
     });
     return worker;
   });
+  const send = () => {
+    flush = undefined;
+    outbox.forEach((jobs, i) => {
+      if (jobs.length === 0) return;
+      outbox[i] = [];
+      workers[i]?.postMessage(jobs);
+    });
+  };
   return {
     run(job) {
       if (failure) return Promise.reject(failure);
@@ -69,10 +83,12 @@ export function createPageRenderer(chrome: SiteChrome, size: number): PageRender
       const id = nextId++;
       return new Promise<PageIdent>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        workers[target]?.postMessage({ ...job, id } satisfies PageJob);
+        outbox[target]?.push({ ...job, id });
+        flush ??= setImmediate(send);
       });
     },
     async close() {
+      if (flush !== undefined) clearImmediate(flush);
       await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };

@@ -45,9 +45,18 @@ export async function createFsReader(rootDir: string, shownAs: string = rootDir)
   }
   const tree = new ContainedTree(realRoot);
   const describe = (relPath: string) => `${shownAs.replace(/\/+$/, "")}/${relPath}`;
+  // every read waits for the turn once READS_PER_TURN were done since the last one: reads started
+  // at once (a walk's) would otherwise run on in microtasks, never letting the event loop turn
   let reads = 0;
+  let turn: Promise<void> | undefined;
   const read: IndexFileReader["read"] = async (relPath, request) => {
-    if (++reads % READS_PER_TURN === 0) await new Promise((next) => setImmediate(next));
+    if (turn === undefined && ++reads >= READS_PER_TURN) {
+      reads = 0;
+      turn = new Promise((next) => setImmediate(next)).then(() => {
+        turn = undefined;
+      });
+    }
+    if (turn !== undefined) await turn;
     return tree.read(relPath, describe(relPath), request);
   };
   return {
