@@ -4,7 +4,7 @@
 // Extra arguments go to vitest (e.g. `npm test -- packages/oci`).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -24,7 +24,16 @@ const debianPackages = {
   git: "/usr/bin/git",
   "libxml2-utils": "/usr/bin/xmllint",
   chromium: "/usr/bin/chromium",
+  shellcheck: "/usr/bin/shellcheck",
 };
+
+// Tools built from their Go modules (`go install`), kept in a cache outside the clone so a new
+// clone on the same machine does not build them again: name -> module path@version. Tests find
+// them on PATH.
+const goTools = {
+  actionlint: "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12",
+};
+const goBin = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pkg-test-tools", "go-bin");
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: "inherit", cwd: root, ...options });
@@ -59,8 +68,27 @@ function ensureNodeModules() {
   if (run("npm", ["ci"]) !== 0) process.exit(1);
 }
 
+function ensureGoTools() {
+  const missing = Object.entries(goTools).filter(([name]) => !existsSync(join(goBin, name)));
+  if (missing.length === 0) return;
+  if (spawnSync("go", ["version"], { stdio: "ignore" }).status !== 0) {
+    console.error(`These tools are built with Go, which is missing: install Go 1.22 or newer (apt-get install golang), then run again: ${missing.map(([, m]) => m).join(" ")}`);
+    process.exit(1);
+  }
+  for (const [name, module] of missing) {
+    console.error(`building ${name} (${module}) with go install into ${goBin}`);
+    if (run("go", ["install", module], { env: { ...process.env, GOBIN: goBin } }) !== 0) {
+      console.error(`go install ${module} failed`);
+      process.exit(1);
+    }
+  }
+}
+
 ensureDebianPackages();
+ensureGoTools();
 ensureNodeModules();
+// the tools built above, for the tests
+process.env.PATH = `${goBin}:${process.env.PATH ?? ""}`;
 
 const reportDir = mkdtempSync(join(tmpdir(), "pkg-vitest-"));
 const reportFile = join(reportDir, "report.json");
