@@ -3,6 +3,7 @@ export { contentTypeFor } from "./content-types.js";
 export { dataError, describeError, isPkgError, oneLine, PkgError, usageError } from "./errors.js";
 export { ExitCode, exitCodeName } from "./exit-codes.js";
 export { type Interruption, listenForInterrupt, type StopSignal } from "./interrupt.js";
+export { isJsonObject } from "./json.js";
 export { type Logger, silentLogger, stderrLogger } from "./log.js";
 export { runMain } from "./main.js";
 export { readPackageVersion } from "./package-version.js";

@@ -1,4 +1,4 @@
-import { ExitCode, PkgError } from "@pkg/common";
+import { ExitCode, isJsonObject, PkgError } from "@pkg/common";
 import { type ImageIndex, type ImageManifest, MediaType } from "./types.js";
 
 /** What stored manifest bytes hold: an image index, or a single image manifest. */
@@ -10,10 +10,6 @@ const indexTypes = new Set<string>([MediaType.ImageIndex, MediaType.DockerManife
 const manifestTypes = new Set<string>([MediaType.ImageManifest, MediaType.DockerManifest]);
 
 const corrupt = (what: string, why: string) => new PkgError(ExitCode.Data, `${what} ${why}`);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Reads stored manifest bytes (`what` names them in errors: `registry/ns/tool:1.2`). An image
@@ -28,7 +24,7 @@ export function parseManifestDocument(bytes: Buffer, what: string): ManifestDocu
   } catch {
     throw corrupt(what, "is not JSON");
   }
-  if (!isObject(doc)) throw corrupt(what, "is not a JSON object");
+  if (!isJsonObject(doc)) throw corrupt(what, "is not a JSON object");
   const mediaType = doc.mediaType;
   if (mediaType !== undefined && typeof mediaType !== "string")
     throw corrupt(what, "has a mediaType that is not a string");
@@ -39,7 +35,7 @@ export function parseManifestDocument(bytes: Buffer, what: string): ManifestDocu
     return { kind: "index", index: doc as unknown as ImageIndex };
   }
   if (
-    isObject(doc.config) &&
+    isJsonObject(doc.config) &&
     Array.isArray(doc.layers) &&
     (mediaType === undefined || manifestTypes.has(mediaType))
   ) {
@@ -62,12 +58,12 @@ export function parseImageIndex(bytes: Buffer, what: string): ImageIndex {
 
 function isDescriptor(value: unknown): boolean {
   return (
-    isObject(value) &&
+    isJsonObject(value) &&
     typeof value.mediaType === "string" &&
     typeof value.digest === "string" &&
     typeof value.size === "number" &&
     (value.platform === undefined ||
-      (isObject(value.platform) &&
+      (isJsonObject(value.platform) &&
         typeof value.platform.os === "string" &&
         typeof value.platform.architecture === "string"))
   );

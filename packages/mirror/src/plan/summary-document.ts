@@ -1,4 +1,4 @@
-import { ExitCode, PkgError } from "@pkg/common";
+import { ExitCode, isJsonObject, PkgError } from "@pkg/common";
 import { matchPlatformKey } from "@pkg/package";
 
 /** What one tag's image index held when pkg-mirror last wrote or read it. */
@@ -33,10 +33,6 @@ export function serializeSummary(tags: ReadonlyMap<string, IndexRecord>): Buffer
 
 const invalid = (reason: string) => new PkgError(ExitCode.Data, reason);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Parses and checks a summary document; exit 65 naming the first problem. */
 export function parseSummary(bytes: Buffer): SummaryTags {
   let doc: unknown;
@@ -45,12 +41,12 @@ export function parseSummary(bytes: Buffer): SummaryTags {
   } catch (error) {
     throw new PkgError(ExitCode.Data, "the document is not JSON", { cause: error });
   }
-  if (!isObject(doc)) throw invalid("the document is not a JSON object");
+  if (!isJsonObject(doc)) throw invalid("the document is not a JSON object");
   if (doc.schema !== SUMMARY_SCHEMA) throw invalid(`unsupported schema ${JSON.stringify(doc.schema)}`);
-  if (!isObject(doc.tags)) throw invalid('"tags" is not an object');
+  if (!isJsonObject(doc.tags)) throw invalid('"tags" is not an object');
   const tags: SummaryTags = new Map();
   for (const [tag, entry] of Object.entries(doc.tags)) {
-    if (!isObject(entry) || typeof entry.digest !== "string" || !digestPattern.test(entry.digest)) {
+    if (!isJsonObject(entry) || typeof entry.digest !== "string" || !digestPattern.test(entry.digest)) {
       throw invalid(`tag ${tag}: no sha256 digest`);
     }
     if (!Array.isArray(entry.platforms)) throw invalid(`tag ${tag}: "platforms" is not an array`);

@@ -1,3 +1,4 @@
+import { isJsonObject } from "@pkg/common";
 import type { RE2JS } from "re2js";
 import { normaliseSha256 } from "../spec/url-index-versions.js";
 import { rewriteUrl, type UrlRewrite } from "../spec/url-rewrite.js";
@@ -11,13 +12,9 @@ export interface ForgeRelease {
   assets: Array<{ name: string; browser_download_url: string; digest?: string | null }>;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isAsset(value: unknown): value is ForgeRelease["assets"][number] {
   return (
-    isRecord(value) &&
+    isJsonObject(value) &&
     typeof value.name === "string" &&
     typeof value.browser_download_url === "string" &&
     (value.digest === undefined || value.digest === null || typeof value.digest === "string")
@@ -27,7 +24,7 @@ function isAsset(value: unknown): value is ForgeRelease["assets"][number] {
 /** Whether a value of a releases page has the shape this source reads. */
 export function isForgeRelease(value: unknown): value is ForgeRelease {
   return (
-    isRecord(value) &&
+    isJsonObject(value) &&
     typeof value.tag_name === "string" &&
     typeof value.draft === "boolean" &&
     typeof value.prerelease === "boolean" &&

@@ -1,10 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { ExitCode, type Logger, PkgError } from "@pkg/common";
+import { ExitCode, isJsonObject, type Logger, PkgError } from "@pkg/common";
 import { PLAN_SCHEMA_VERSION, type PlanDocument } from "./plan-document.js";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Reads a plan.json for a later job. A newer `schema_version` is read with a warning (keys are
@@ -29,7 +25,7 @@ export async function readPlanDocument(path: string, log: Logger): Promise<PlanD
   } catch {
     throw bad("not JSON");
   }
-  if (!isObject(doc)) throw bad("not a JSON object");
+  if (!isJsonObject(doc)) throw bad("not a JSON object");
   const version = doc.schema_version;
   if (typeof version !== "number" || !Number.isInteger(version) || version < 1)
     throw bad("no schema_version");
@@ -40,11 +36,11 @@ export async function readPlanDocument(path: string, log: Logger): Promise<PlanD
   if (typeof doc.target !== "string") throw bad('"target" is not a string');
   if (!Array.isArray(doc.versions)) throw bad('"versions" is not a list');
   for (const [i, v] of doc.versions.entries()) {
-    if (!isObject(v) || typeof v.version !== "string" || typeof v.source_version !== "string")
+    if (!isJsonObject(v) || typeof v.version !== "string" || typeof v.source_version !== "string")
       throw bad(`versions[${i}] lacks version or source_version`);
     if (!Array.isArray(v.platforms) || !Array.isArray(v.assets))
       throw bad(`versions[${i}] lacks platforms or assets`);
   }
-  if (!isObject(doc.legs)) throw bad('"legs" is not an object');
+  if (!isJsonObject(doc.legs)) throw bad('"legs" is not an object');
   return doc as unknown as PlanDocument;
 }

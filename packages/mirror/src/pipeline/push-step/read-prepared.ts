@@ -1,13 +1,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ExitCode, PkgError } from "@pkg/common";
+import { ExitCode, isJsonObject, PkgError } from "@pkg/common";
 import { PREPARED_SCHEMA_VERSION, type PreparedVersion } from "../documents/prepared-version.js";
 
 const MANIFEST = /^prepared-.+\.json$/;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Checks the shape push relies on; exit 65 naming the file and the first problem. */
 export function parsePreparedVersion(text: string, file: string): PreparedVersion {
@@ -19,20 +15,20 @@ export function parsePreparedVersion(text: string, file: string): PreparedVersio
   } catch {
     throw bad("not JSON");
   }
-  if (!isObject(doc)) throw bad("not a JSON object");
+  if (!isJsonObject(doc)) throw bad("not a JSON object");
   if (doc.schema_version !== PREPARED_SCHEMA_VERSION)
     throw bad(
       `schema_version ${JSON.stringify(doc.schema_version)} (this pkg-mirror reads ${PREPARED_SCHEMA_VERSION})`,
     );
   const { plan, bundles, failed } = doc;
-  if (!isObject(plan) || typeof plan.version !== "string" || typeof plan.source_version !== "string")
+  if (!isJsonObject(plan) || typeof plan.version !== "string" || typeof plan.source_version !== "string")
     throw bad('"plan" lacks version or source_version');
   if (!Array.isArray(plan.platforms) || !plan.platforms.every((p) => typeof p === "string"))
     throw bad('"plan.platforms" is not a list of platform keys');
   if (!Array.isArray(bundles)) throw bad('"bundles" is not a list');
   for (const b of bundles) {
     if (
-      !isObject(b) ||
+      !isJsonObject(b) ||
       typeof b.platform !== "string" ||
       typeof b.bundle !== "string" ||
       typeof b.metadata !== "string" ||
@@ -48,7 +44,7 @@ export function parsePreparedVersion(text: string, file: string): PreparedVersio
     )
       throw bad(`bundle files are named within the manifest's directory, not ${JSON.stringify(b.bundle)}`);
   }
-  if (!Array.isArray(failed) || !failed.every((f) => isObject(f) && typeof f.platform === "string"))
+  if (!Array.isArray(failed) || !failed.every((f) => isJsonObject(f) && typeof f.platform === "string"))
     throw bad('"failed" is not a list of platforms');
   return doc as unknown as PreparedVersion;
 }
