@@ -1,6 +1,7 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { TOOL_VERSION } from "../version-info.js";
 import { announceCommand } from "./commands/announce.js";
+import { cascadeCommand } from "./commands/cascade.js";
 import { createCommand } from "./commands/create.js";
 import { describeCommand } from "./commands/describe.js";
 import { execCommand } from "./commands/exec.js";
@@ -30,6 +31,7 @@ pkg exec ends with its command's status once the command runs.`,
   pkg.addCommand(tagsCommand());
   pkg.addCommand(testCommand());
   pkg.addCommand(announceCommand());
+  pkg.addCommand(cascadeCommand());
   program.addCommand(pkg);
   program.addCommand(execCommand());
   return program;
