@@ -1,9 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { dataError, usageError } from "@pkg/common";
-import { type Descriptor, type ImageManifest, MediaType, memoryBlob, type Target } from "@pkg/oci";
+import {
+  type Descriptor,
+  type ImageManifest,
+  MediaType,
+  memoryBlob,
+  sha256Digest,
+  type Target,
+} from "@pkg/oci";
 import { DESCRIPTION_TAG, PackageMediaType } from "../media-types.js";
 import { canonicalJson } from "../push/manifest.js";
+import { checkLogoBytes } from "./logo-bytes.js";
 
 export interface DescribeOptions {
   readmePath: string;
@@ -15,6 +23,8 @@ export interface DescribeReport {
   tag: string;
   manifestDigest: string;
   layers: Descriptor[];
+  /** `unchanged`: the tag held this very manifest already, and nothing was pushed. */
+  status: "published" | "unchanged";
 }
 
 const EMPTY_CONFIG = Buffer.from("{}");
@@ -38,7 +48,8 @@ async function readDescriptionFile(path: string, what: string): Promise<Buffer> 
 
 /**
  * Publishes a repository's description: a manifest at the `__pkg.desc` tag whose layers are the
- * README (Markdown) and, optionally, a logo (SVG or PNG).
+ * README (Markdown) and, optionally, a logo (SVG or PNG; bytes that are not what the extension
+ * says are exit 65). When the tag holds that very manifest already, nothing is pushed.
  */
 export async function describePackage(target: Target, options: DescribeOptions): Promise<DescribeReport> {
   const logoType = options.logoPath === undefined ? undefined : logoMediaType(options.logoPath);
@@ -50,25 +61,18 @@ export async function describePackage(target: Target, options: DescribeOptions):
     },
   ];
   if (options.logoPath !== undefined && logoType !== undefined) {
-    files.push({
-      bytes: await readDescriptionFile(options.logoPath, "--logo"),
-      mediaType: logoType,
-      title: basename(options.logoPath),
-    });
+    const bytes = await readDescriptionFile(options.logoPath, "--logo");
+    checkLogoBytes(bytes, logoType === PackageMediaType.LogoSvg ? "svg" : "png", options.logoPath);
+    files.push({ bytes, mediaType: logoType, title: basename(options.logoPath) });
   }
   const config = memoryBlob(EMPTY_CONFIG);
-  await target.pushBlob(config);
-  const layers: Descriptor[] = [];
-  for (const file of files) {
-    const source = memoryBlob(file.bytes);
-    await target.pushBlob(source);
-    layers.push({
-      mediaType: file.mediaType,
-      digest: source.digest,
-      size: source.size,
-      annotations: { "org.opencontainers.image.title": file.title },
-    });
-  }
+  const blobs = files.map((file) => ({ file, source: memoryBlob(file.bytes) }));
+  const layers: Descriptor[] = blobs.map(({ file, source }) => ({
+    mediaType: file.mediaType,
+    digest: source.digest,
+    size: source.size,
+    annotations: { "org.opencontainers.image.title": file.title },
+  }));
   const manifest: ImageManifest = {
     schemaVersion: 2,
     mediaType: MediaType.ImageManifest,
@@ -76,10 +80,14 @@ export async function describePackage(target: Target, options: DescribeOptions):
     config: { mediaType: MediaType.EmptyJson, digest: config.digest, size: config.size },
     layers,
   };
-  const descriptor = await target.pushManifest(
-    canonicalJson(manifest),
-    MediaType.ImageManifest,
-    DESCRIPTION_TAG,
-  );
-  return { repository: target.displayName, tag: DESCRIPTION_TAG, manifestDigest: descriptor.digest, layers };
+  const bytes = canonicalJson(manifest);
+  const report = { repository: target.displayName, tag: DESCRIPTION_TAG, layers };
+  const current = await target.fetchManifest(DESCRIPTION_TAG);
+  if (current?.descriptor.digest === sha256Digest(bytes)) {
+    return { ...report, manifestDigest: current.descriptor.digest, status: "unchanged" };
+  }
+  await target.pushBlob(config);
+  for (const { source } of blobs) await target.pushBlob(source);
+  const descriptor = await target.pushManifest(bytes, MediaType.ImageManifest, DESCRIPTION_TAG);
+  return { ...report, manifestDigest: descriptor.digest, status: "published" };
 }

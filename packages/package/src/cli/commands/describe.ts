@@ -6,10 +6,12 @@ import { layoutOptionHelp, openReference } from "../target.js";
 
 export function describeCommand() {
   return new Command("describe")
-    .description(`Publish a repository's description (README and logo) at the ${DESCRIPTION_TAG} tag.`)
+    .description(
+      `Publish a repository's description (README and logo) at the ${DESCRIPTION_TAG} tag; when the tag holds the same description already, nothing is pushed.`,
+    )
     .argument("<repository>", "REGISTRY/REPOSITORY, with --layout REPOSITORY (a tag, if given, is ignored)")
     .requiredOption("--readme <file>", "Markdown README")
-    .option("--logo <file>", "logo: .svg or .png")
+    .option("--logo <file>", "logo: .svg or .png; bytes that are not what the extension says are exit 65")
     .option("--layout <dir>", layoutOptionHelp)
     .option("--format <format>", "output: text or json", parseFormat, "text" as const)
     .action(async (ref, options) => {
@@ -20,6 +22,8 @@ export function describeCommand() {
         logoPath: options.logo,
       });
       if (options.format === "json") printJson(report);
+      else if (report.status === "unchanged")
+        log.info(`${report.repository}:${report.tag} unchanged (${report.manifestDigest}): nothing pushed`);
       else log.info(`described ${report.repository}:${report.tag} -> ${report.manifestDigest}`);
     });
 }

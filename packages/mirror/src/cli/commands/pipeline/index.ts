@@ -1,5 +1,6 @@
 import { Command } from "@commander-js/extra-typings";
 import { pipelineAnnounceCommand } from "./announce.js";
+import { pipelineDescribeCommand } from "./describe.js";
 import { pipelineNotifyCommand } from "./notify.js";
 import { pipelinePlanCommand } from "./plan.js";
 import { pipelinePrepareCommand } from "./prepare.js";
@@ -16,6 +17,7 @@ export function pipelineCommand() {
     .addCommand(pipelineTestCommand())
     .addCommand(pipelinePushCommand())
     .addCommand(pipelineAnnounceCommand())
+    .addCommand(pipelineDescribeCommand())
     .addCommand(pipelineNotifyCommand())
     .addCommand(pipelineRunCommand());
 }
