@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, real
 import { realpath } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { ExitCode, isInside, PkgError } from "@pkg/common";
+import { sha256Of } from "../digest.js";
 import { IndexFileError } from "./errors.js";
 import { type IndexFileReader, type ReadRequest, readFirstInOrder, verifyDigest } from "./file-reader.js";
 
@@ -43,8 +44,8 @@ export async function createFsReader(rootDir: string, shownAs: string = rootDir)
     }
     throw new PkgError(ExitCode.IoError, `${shownAs}: cannot read the index directory (${code ?? error})`);
   }
-  const tree = new ContainedTree(realRoot);
   const describe = (relPath: string) => `${shownAs.replace(/\/+$/, "")}/${relPath}`;
+  const tree = new ContainedTree(realRoot, describe);
   // every read waits for the turn once READS_PER_TURN were done since the last one: reads started
   // at once (a walk's) would otherwise run on in microtasks, never letting the event loop turn
   let reads = 0;
@@ -57,7 +58,7 @@ export async function createFsReader(rootDir: string, shownAs: string = rootDir)
       });
     }
     if (turn !== undefined) await turn;
-    return tree.read(relPath, describe(relPath), request);
+    return tree.read(relPath, request);
   };
   return {
     describe,
@@ -74,11 +75,16 @@ class ContainedTree {
   /** Real paths of the directories read from, by lexical path (each checked inside the root). */
   private readonly dirs = new Map<string, string>();
 
-  constructor(private readonly realRoot: string) {}
+  constructor(
+    private readonly realRoot: string,
+    private readonly describe: (relPath: string) => string,
+  ) {}
 
-  read(relPath: string, where: string, request: ReadRequest): Uint8Array | undefined {
+  read(relPath: string, request: ReadRequest): Uint8Array | undefined {
+    // how the file is named in messages, made only for one
+    const where = () => this.describe(relPath);
     const lexical = resolve(this.realRoot, relPath);
-    if (!isInside(this.realRoot, lexical)) throw new IndexFileError(where, "path leaves the index");
+    if (!isInside(this.realRoot, lexical)) throw new IndexFileError(where(), "path leaves the index");
     const at = lexical.lastIndexOf(sep);
     const dir = lexical.slice(0, at);
     let fd: number | undefined;
@@ -109,7 +115,8 @@ class ContainedTree {
     try {
       checkOpenedPath(fd, this.realRoot, where);
       const bytes = readCapped(fd, where, request.maxBytes);
-      verifyDigest(where, bytes, request.digest);
+      if (request.digest !== undefined && sha256Of(bytes) !== request.digest)
+        verifyDigest(where(), bytes, request.digest);
       return bytes;
     } finally {
       closeSync(fd);
@@ -117,7 +124,7 @@ class ContainedTree {
   }
 
   /** The real path of `path`, checked inside the root; undefined when it does not exist. */
-  private realpath(path: string, where: string): string | undefined {
+  private realpath(path: string, where: LazyName): string | undefined {
     let real: string;
     try {
       this.realpaths++;
@@ -125,41 +132,44 @@ class ContainedTree {
     } catch (error) {
       return failedAccess(where, error);
     }
-    if (!isInside(this.realRoot, real)) throw new IndexFileError(where, "links outside the index");
+    if (!isInside(this.realRoot, real)) throw new IndexFileError(where(), "links outside the index");
     return real;
   }
 }
 
-function failedAccess(where: string, error: unknown): undefined {
+/** A file's name in messages, made when a message needs it. */
+type LazyName = () => string;
+
+function failedAccess(where: LazyName, error: unknown): undefined {
   const code = errnoOf(error);
   if (code !== undefined && MISSING.has(code)) return undefined;
-  if (code === "ELOOP") throw new IndexFileError(where, "symbolic link loop");
-  throw new PkgError(ExitCode.IoError, `${where}: cannot read (${code ?? String(error)})`);
+  if (code === "ELOOP") throw new IndexFileError(where(), "symbolic link loop");
+  throw new PkgError(ExitCode.IoError, `${where()}: cannot read (${code ?? String(error)})`);
 }
 
 /** Closes the race between resolving a path and opening it: /proc shows what the descriptor is. */
-function checkOpenedPath(fd: number, realRoot: string, where: string): void {
+function checkOpenedPath(fd: number, realRoot: string, where: LazyName): void {
   let opened: string;
   try {
     opened = readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
     return;
   }
-  if (!isInside(realRoot, opened)) throw new IndexFileError(where, "links outside the index");
+  if (!isInside(realRoot, opened)) throw new IndexFileError(where(), "links outside the index");
 }
 
-function readCapped(fd: number, where: string, maxBytes: number): Uint8Array {
+function readCapped(fd: number, where: LazyName, maxBytes: number): Uint8Array {
   const stat = fstatSync(fd);
-  if (!stat.isFile()) throw new IndexFileError(where, "not a regular file");
+  if (!stat.isFile()) throw new IndexFileError(where(), "not a regular file");
   if (stat.size > maxBytes)
-    throw new IndexFileError(where, `${stat.size} bytes, more than the ${maxBytes} allowed`);
+    throw new IndexFileError(where(), `${stat.size} bytes, more than the ${maxBytes} allowed`);
   // One byte of room past the stated size reveals a file that grew after stat. A regular file
   // answers a read in full up to its end, so one call is enough.
   const buffer = new Uint8Array(stat.size + 1);
   const filled = readSync(fd, buffer, 0, buffer.length, 0);
   if (filled > stat.size) {
-    if (filled > maxBytes) throw new IndexFileError(where, `more than the ${maxBytes} bytes allowed`);
-    throw new IndexFileError(where, "changed while being read");
+    if (filled > maxBytes) throw new IndexFileError(where(), `more than the ${maxBytes} bytes allowed`);
+    throw new IndexFileError(where(), "changed while being read");
   }
   return buffer.subarray(0, filled);
 }

@@ -80,11 +80,14 @@ export async function walkIndex(reader: IndexFileReader, options: WalkOptions): 
     if (outcome.ok) options.onPackage?.(outcome.pkg, outcome.label);
     return outcome;
   };
+  // packages are read a few at a time (their files are what is read at once): ten thousand walks
+  // started together would hold ten thousand suspended reads
+  const packageLimit = createLimiter(options.concurrency);
   const outcomes = await Promise.all(
     keys.flatMap((key) => {
       const digest = catalog.packages[key] as string;
       const label = reuse?.(key, digest);
-      if (label === undefined) return [read(key, digest)];
+      if (label === undefined) return [packageLimit(() => read(key, digest))];
       reused.push({ key, label });
       return [];
     }),
