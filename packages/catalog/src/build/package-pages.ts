@@ -46,8 +46,11 @@ export interface PagePoolSource {
   owned: boolean;
 }
 
+/** Pages a build renders in its own thread before it starts the workers. */
+const inlinePages = 4;
+
 export function ownPool(workers = pageWorkerCount()): PagePoolSource {
-  return { get: (chrome) => createPageRenderer(chrome, workers), owned: true };
+  return { get: (chrome) => createPageRenderer(chrome, workers, inlinePages), owned: true };
 }
 
 /**

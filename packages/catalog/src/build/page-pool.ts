@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ExitCode, PkgError } from "@pkg/common";
 import type { SiteChrome } from "../site/render/chrome.js";
-import { type PageIdent, type PageJob, type PageResult, runPageJob } from "./page-job.js";
+import type { PageIdent, PageJob, PageResult } from "./page-job.js";
 
 /** Renders and writes package pages, off the main thread when it can. */
 export interface PageRenderer {
@@ -23,8 +23,12 @@ const workerLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 24 
 /** CPU profiling flags of this process, which then profile the workers too. */
 const workerExecArgv = process.execArgv.filter((arg) => arg.startsWith("--cpu-prof"));
 
+/** Renders in this thread (the renderer's modules loaded on the first page). */
 function inThread(chrome: SiteChrome): PageRenderer {
-  return { run: async (job) => runPageJob(chrome, { ...job, id: 0 }), close: async () => {} };
+  return {
+    run: async (job) => (await import("./page-job.js")).runPageJob(chrome, { ...job, id: 0 }),
+    close: async () => {},
+  };
 }
 
 /**
@@ -32,10 +36,11 @@ function inThread(chrome: SiteChrome): PageRenderer {
  * least busy worker; the main thread's heap then never holds the pages. Jobs go out in one message
  * per worker and turn of the event loop, and come back in one per batch: a message wakes the other
  * thread, which costs more than cloning a few pages' views. Without the compiled worker (sources
- * that were never built) the pages render in this thread.
+ * that were never built) the pages render in this thread, and so do the first `inline` pages.
  */
-export function createPageRenderer(chrome: SiteChrome, size: number): PageRenderer {
+export function createPageRenderer(chrome: SiteChrome, size: number, inline = 0): PageRenderer {
   if (size < 1 || !existsSync(workerFile)) return inThread(chrome);
+  if (inline > 0) return inlineFirst(chrome, size, inline);
   const pending = new Map<number, { resolve: (ident: PageIdent) => void; reject: (error: Error) => void }>();
   const load = new Array<number>(size).fill(0);
   const outbox: PageJob[][] = load.map(() => []);
@@ -90,6 +95,24 @@ export function createPageRenderer(chrome: SiteChrome, size: number): PageRender
     async close() {
       if (flush !== undefined) clearImmediate(flush);
       await Promise.all(workers.map((worker) => worker.terminate()));
+    },
+  };
+}
+
+/** The first `inline` pages in this thread, the workers started only for more: a build that renders
+ *  a page or two (one package changed) spends nothing on starting them. */
+function inlineFirst(chrome: SiteChrome, size: number, inline: number): PageRenderer {
+  const local = inThread(chrome);
+  let workers: PageRenderer | undefined;
+  let run = 0;
+  return {
+    run(job) {
+      if (workers === undefined && run++ < inline) return local.run(job);
+      workers ??= createPageRenderer(chrome, size);
+      return workers.run(job);
+    },
+    close: async () => {
+      await workers?.close();
     },
   };
 }

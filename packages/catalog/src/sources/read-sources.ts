@@ -3,7 +3,7 @@ import type { CatalogConfig, SourceEntry } from "../config/types.js";
 import { checkLabelsUnique, resolveLabel } from "./labels.js";
 import { readGitSource } from "./read-git.js";
 import { readPathSource, type WalkHooks } from "./read-path.js";
-import { readUrlSource, type UrlReadOptions } from "./read-url.js";
+import type { UrlReadOptions } from "./read-url.js";
 import type { LoadedIndex } from "./types.js";
 
 export interface ReadSourcesOptions extends Omit<UrlReadOptions, "concurrency"> {
@@ -22,7 +22,8 @@ function readSource(source: SourceEntry, sourcesOptions: ReadSourcesOptions): Pr
     case "path":
       return readPathSource(source, options);
     case "url":
-      return readUrlSource(source, options);
+      // the HTTP client is loaded only by a catalog that has url sources
+      return import("./read-url.js").then(({ readUrlSource }) => readUrlSource(source, options));
     case "git":
       return readGitSource(source, options);
   }
