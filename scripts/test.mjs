@@ -32,6 +32,11 @@ const debianPackages = {
 // them on PATH.
 const goTools = {
   actionlint: "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12",
+  // the independent signature verifier: what pkg signs must verify with it, and what it signs with pkg
+  cosign: "github.com/sigstore/cosign/v2/cmd/cosign@v2.6.5",
+  // a registry with the OCI 1.1 referrers API (CNCF distribution 2.8 has none): go-containerregistry's
+  // registry package behind a small main of ours, built from its directory (its go.mod pins the module)
+  "referrers-registry": "./scripts/go-tools/referrers-registry",
 };
 const goBin = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pkg-test-tools", "go-bin");
 
@@ -77,7 +82,10 @@ function ensureGoTools() {
   }
   for (const [name, module] of missing) {
     console.error(`building ${name} (${module}) with go install into ${goBin}`);
-    if (run("go", ["install", module], { env: { ...process.env, GOBIN: goBin } }) !== 0) {
+    const local = module.startsWith("./");
+    const args = local ? ["install", "."] : ["install", module];
+    const cwd = local ? join(root, module) : root;
+    if (run("go", args, { cwd, env: { ...process.env, GOBIN: goBin } }) !== 0) {
       console.error(`go install ${module} failed`);
       process.exit(1);
     }

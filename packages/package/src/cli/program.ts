@@ -7,8 +7,10 @@ import { describeCommand } from "./commands/describe.js";
 import { execCommand } from "./commands/exec.js";
 import { pullCommand } from "./commands/pull.js";
 import { pushCommand } from "./commands/push.js";
+import { signCommand } from "./commands/sign.js";
 import { tagsCommand } from "./commands/tags.js";
 import { testCommand } from "./commands/test.js";
+import { verifyCommand } from "./commands/verify.js";
 
 export function buildProgram(): CommandUnknownOpts {
   const program = new Command("pkg")
@@ -18,9 +20,12 @@ export function buildProgram(): CommandUnknownOpts {
       "after",
       `
 Registry credentials come from PKG_AUTH_<HOST>_TYPE/_USER/_TOKEN, then ~/.netrc (or $NETRC),
-then Docker's config.json; never from the command line.
+then Docker's config.json; never from the command line. Signing secrets likewise: PKG_SIGNING_KEY
+(or any variable named with --key env://NAME), PKG_KEY_PASSWORD, PKG_IDENTITY_TOKEN; the commands
+pkg runs never see these three.
 Exit codes: 0 ok, 1 failed, 64 usage, 65 bad input, 69 registry unavailable,
-74 I/O error, 75 transient registry failure (retry), 80 authentication rejected;
+74 I/O error, 75 transient registry failure (retry), 78 a signing secret resolves to nothing,
+80 authentication rejected, 82 unsupported (a key-management-service key);
 pkg exec ends with its command's status once the command runs.`,
     );
   const pkg = new Command("package").description("Work with packages.");
@@ -31,6 +36,8 @@ pkg exec ends with its command's status once the command runs.`,
   pkg.addCommand(tagsCommand());
   pkg.addCommand(testCommand());
   pkg.addCommand(announceCommand());
+  pkg.addCommand(signCommand());
+  pkg.addCommand(verifyCommand());
   pkg.addCommand(cascadeCommand());
   program.addCommand(pkg);
   program.addCommand(execCommand());

@@ -1,0 +1,14 @@
+export { attachSignature } from "./attach.js";
+export { CosignFormat, MAX_PAYLOAD_BYTES, MAX_SECRET_FILE_BYTES } from "./cosign-format.js";
+export { findSignatures, hasSignature, signatureTag } from "./discover.js";
+export { PUBLIC_CA_URL, PUBLIC_LOG_URL, serviceUrl } from "./endpoints.js";
+export { IDENTITY_TOKEN_VARIABLE } from "./identity-token.js";
+export { type KeyRef, parseKeyRef, readKeyRef, readSecretFile } from "./key-ref.js";
+export { loadSigningKey, loadVerifyingKey, type SigningKey, type VerifyingKey } from "./keys.js";
+export { dockerReference, type SignOutcome, type SignStatus, signSubjects } from "./sign-subjects.js";
+export { KEY_PASSWORD_VARIABLE, openSigner, type PayloadSigner, type SignMode } from "./signer.js";
+export { readSimpleSigningPayload, simpleSigningPayload } from "./simple-signing.js";
+export { referenceSubjects, type Subject } from "./subjects.js";
+export { loadTrustMaterial, TRUSTED_ROOT_VARIABLE } from "./trust.js";
+export { type VerifiedSubject, verifySubject } from "./verify.js";
+export type { VerifyPolicy } from "./verify-layer.js";
