@@ -65,6 +65,8 @@ const sections = {
   announce: readAnnounce,
   annotations: readAnnotations,
   catalog: readCatalog,
+  // `generate ci` disarms the drift guard only when every spec of the repository sets it
+  allow_manual_edits: (f: Field) => f.boolean(),
   // resolved by the loader before the sections are read; its value is the parent's path
   extends: (f: Field) => f.string({ nonEmpty: true }),
 } satisfies Record<string, Reader<unknown>>;
