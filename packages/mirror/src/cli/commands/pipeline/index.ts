@@ -1,5 +1,6 @@
 import { Command } from "@commander-js/extra-typings";
 import { pipelineAnnounceCommand } from "./announce.js";
+import { pipelineGenerateCommand } from "./generate.js";
 import { pipelineDescribeCommand } from "./describe.js";
 import { pipelineNotifyCommand } from "./notify.js";
 import { pipelinePlanCommand } from "./plan.js";
@@ -19,5 +20,6 @@ export function pipelineCommand() {
     .addCommand(pipelineAnnounceCommand())
     .addCommand(pipelineDescribeCommand())
     .addCommand(pipelineNotifyCommand())
-    .addCommand(pipelineRunCommand());
+    .addCommand(pipelineRunCommand())
+    .addCommand(pipelineGenerateCommand());
 }
