@@ -65,7 +65,7 @@ export function driftCandidates(run: RunPlan, jobs: RunJobs): DriftCandidate[] {
 }
 
 /** What the spec would publish for one (asset set, platform) now, and how `binaries` was made. */
-interface Expected {
+export interface ExpectedMetadata {
   metadata: Metadata;
   /** The config blob digest those bytes would have. */
   digest: string;
@@ -116,12 +116,15 @@ export async function scanDrift(run: RunPlan, jobs: RunJobs, deps: DriftScanDeps
   return findings.filter((finding) => finding !== undefined);
 }
 
-/** The metadata each (asset set, platform) builds with, read once per pair of them. */
-function expectedMetadata(
+/**
+ * The metadata each (asset set, platform) builds with, read once per pair of them: what `pipeline
+ * plan` compares published versions with and what `pipeline patch` publishes.
+ */
+export function expectedMetadata(
   spec: MirrorSpec,
   specDir: string,
-): (set: CompiledAssetSet, platform: string) => Promise<Expected> {
-  const cache = new Map<string, Promise<Expected>>();
+): (set: Pick<CompiledAssetSet, "variant">, platform: string) => Promise<ExpectedMetadata> {
+  const cache = new Map<string, Promise<ExpectedMetadata>>();
   return (set, platform) => {
     const key = `${set.variant ?? ""}\0${platform}`;
     let pending = cache.get(key);

@@ -1,7 +1,7 @@
 import type { Metadata } from "@pkg/package";
 import { describe, expect, it } from "vitest";
 import type { BinScan } from "../../spec/bin-scan.js";
-import { metadataDrift } from "./metadata-compare.js";
+import { adoptPublished, dependencyRefusals, metadataDrift } from "./metadata-compare.js";
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the metadata's own placeholder
 const BIN = "${installPath}/bin";
@@ -125,5 +125,50 @@ const rows: Array<{
 describe("metadataDrift", () => {
   it.each(rows)("$rule", ({ expected, published, binScan, fields }) => {
     expect(metadataDrift(expected, published, binScan ?? "off")).toEqual(fields);
+  });
+});
+
+describe("adoptPublished: what patch publishes", () => {
+  it("takes the scan's published binaries and the published pins; a patched version then shows no drift", () => {
+    const expected: Metadata = { ...withDeps("ghcr.io/acme/python:3.13"), env: [] };
+    const published: Metadata = { ...withDeps(`ghcr.io/acme/python:3.13@${PIN}`), binaries: ["tool"] };
+    const patched = adoptPublished(expected, published, "auto");
+    expect(patched).toEqual({
+      ...base,
+      env: [],
+      binaries: ["tool"],
+      dependencies: [{ identifier: `ghcr.io/acme/python:3.13@${PIN}`, name: "python" }],
+    });
+    expect(metadataDrift(expected, patched, "auto")).toEqual([]);
+    expect(adoptPublished(base, { ...base, binaries: ["tool"] }, "off")).toEqual(base);
+    expect(adoptPublished(base, base, "verify")).toEqual(base);
+  });
+});
+
+describe("dependencyRefusals", () => {
+  it.each([
+    ["the same pinned tag", "ghcr.io/acme/python:3.13", [`ghcr.io/acme/python:3.13@${PIN}`], []],
+    [
+      "a digest pinned in the file",
+      `ghcr.io/acme/python:3.13@${OTHER_PIN}`,
+      [`ghcr.io/acme/python:3.13@${PIN}`],
+      [],
+    ],
+    [
+      "a moved tag",
+      "ghcr.io/acme/python:3.14",
+      [`ghcr.io/acme/python:3.13@${PIN}`],
+      ["moves the dependency ghcr.io/acme/python from 3.13 to tag 3.14"],
+    ],
+    [
+      "an added dependency",
+      "127.0.0.1:5000/acme/zlib:1",
+      [`ghcr.io/acme/python:3.13@${PIN}`],
+      ["adds the dependency 127.0.0.1:5000/acme/zlib:1"],
+    ],
+  ] as const)("%s", (_, identifier, published, reasons) => {
+    const expected: Metadata = { ...base, dependencies: [{ identifier }] };
+    const held: Metadata = { ...base, dependencies: published.map((p) => ({ identifier: p })) };
+    expect(dependencyRefusals(expected, held)).toEqual(reasons);
   });
 });

@@ -25,7 +25,7 @@ that is set and missing, or logo bytes that are not what the extension says (.sv
 69/75/80 registry failures.`,
     )
     .action(async (options) => {
-      const log = stderrLogger({ quiet: options.format === "json" });
+      const log = stderrLogger();
       const { spec } = await loadRunnableSpec(options.spec, options.repoRoot, log);
       const target = openSpecTarget(spec, { layout: options.layout, env: process.env });
       const outcome = await describeStep(spec, target, log);

@@ -3,6 +3,7 @@ import { pipelineAnnounceCommand } from "./announce.js";
 import { pipelineGenerateCommand } from "./generate.js";
 import { pipelineDescribeCommand } from "./describe.js";
 import { pipelineNotifyCommand } from "./notify.js";
+import { pipelinePatchCommand } from "./patch.js";
 import { pipelinePlanCommand } from "./plan.js";
 import { pipelinePrepareCommand } from "./prepare.js";
 import { pipelinePushCommand } from "./push.js";
@@ -19,6 +20,7 @@ export function pipelineCommand() {
     .addCommand(pipelinePushCommand())
     .addCommand(pipelineAnnounceCommand())
     .addCommand(pipelineDescribeCommand())
+    .addCommand(pipelinePatchCommand())
     .addCommand(pipelineNotifyCommand())
     .addCommand(pipelineRunCommand())
     .addCommand(pipelineGenerateCommand());
