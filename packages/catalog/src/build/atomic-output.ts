@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { lstat, mkdir, rename, rm } from "node:fs/promises";
 import { dirname, resolve, sep } from "node:path";
 import { ExitCode, PkgError, usageError } from "@pkg/common";
+import { siblingDir } from "./siblings.js";
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -40,7 +41,7 @@ export async function withAtomicOutput<T>(outDir: string, build: (dir: string) =
     throw usageError(`--out ${outDir} exists and is not a directory`);
   }
   const suffix = randomBytes(6).toString("hex");
-  const temp = `${out}.tmp-${suffix}`;
+  const temp = siblingDir(out, "tmp", suffix);
   await mkdir(dirname(out), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw new PkgError(ExitCode.IoError, `cannot create ${dirname(out)}: ${error.code ?? error.message}`);
   });
@@ -53,7 +54,7 @@ export async function withAtomicOutput<T>(outDir: string, build: (dir: string) =
     if (await exists(out)) {
       if (!(await lstat(out)).isDirectory())
         throw usageError(`--out ${outDir} exists and is not a directory`);
-      const old = `${out}.old-${suffix}`;
+      const old = siblingDir(out, "old", suffix);
       await rename(out, old);
       try {
         await rename(temp, out);

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { lstat, realpath, rm } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
@@ -14,6 +13,13 @@ import { checkOutputDir, withAtomicOutput } from "./atomic-output.js";
 import { BuildState } from "./build-state.js";
 import { chromeOf } from "./chrome-of.js";
 import { checkClientAssets } from "./client-assets.js";
+import {
+  finishInterruptedCommit,
+  finishJournal,
+  journalFile,
+  pendingMemoFile,
+  writeJournal,
+} from "./commit-journal.js";
 import { IndexMirror, keptOutputs } from "./index-mirror.js";
 import {
   type BuildMemo,
@@ -29,6 +35,7 @@ import { assertReplaceable } from "./previous-output.js";
 import { complete, filesByPackage, readmePath, release, rootDigest, type Viewed } from "./read-packages.js";
 import { rendererHash } from "./renderer-hash.js";
 import type { BuildReport } from "./report.js";
+import { siblingDir, sweepStaleSiblings } from "./siblings.js";
 import { SiteWriter } from "./site-writer.js";
 import { checkSiteRoutes, writeSite } from "./write-site.js";
 
@@ -269,6 +276,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildReport> 
 
 async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
+  const startedAt = Date.now();
   const warnings: string[] = [];
   const warn = (line: string) => {
     warnings.push(line);
@@ -286,6 +294,15 @@ async function build(options: BuildOptions): Promise<BuildReport> {
   const memoDir = options.cacheDir ?? defaultCacheDir();
 
   const existing = await existingDir(outDir);
+  // an update in place that a stopped build left midway is finished first; then what stopped
+  // builds left beside the output goes
+  if (
+    existing !== undefined &&
+    options.state === undefined &&
+    finishInterruptedCommit(memoFile(memoDir, existing), existing)
+  )
+    log(`finished the update of ${outDir} that an earlier build left midway`);
+  sweepStaleSiblings(outDir, startedAt);
   let previous: BuildMemo | undefined;
   let linkFrom: BuildMemo | undefined;
   if (options.state !== undefined) {
@@ -309,30 +326,56 @@ async function build(options: BuildOptions): Promise<BuildReport> {
     warn,
     log,
   };
-  const suffix = randomBytes(6).toString("hex");
   let result: Awaited<ReturnType<typeof runBuild>>;
   let writer: SiteWriter;
   let removed = 0;
+  /** The memo was saved with the update it describes (an update in place from the command line). */
+  let saved = false;
   if (previous !== undefined && existing !== undefined) {
-    const stage = `${outDir}.stage-${suffix}`;
+    const stage = siblingDir(outDir, "stage");
     writer = new SiteWriter(existing, { previous: { files: previous.files, stage } });
     const mirror = new IndexMirror(writer, stage);
+    /** Once the journal is written, a failed commit leaves the stage to the next build. */
+    let journaled = false;
+    let committed = false;
     try {
       result = await runBuild({ ...base, writer, mirror });
-      // from here the output changes: a run stopped midway leaves no memo, so the next one builds anew
-      if (options.state === undefined) await removeMemo(memoFile(memoDir, existing));
-      else options.state.memos.delete(existing);
-      removed = writer.commit();
+      const plan = writer.planCommit();
+      if (options.state === undefined) {
+        const memo = memoFile(memoDir, existing);
+        const next: BuildMemo = { out: existing, renderer, files: writer.files, sources: result.nextSources };
+        saved = await saveMemo(pendingMemoFile(memo), next).then(
+          () => true,
+          (error: unknown) => {
+            warn(
+              `the build memo could not be written (the next build writes everything again): ${String(error)}`,
+            );
+            return false;
+          },
+        );
+        // from here the output changes: the memo of the output as it was goes, and the journal tells
+        // the next build to finish the update (or, without a pending memo, to build anew)
+        await removeMemo(memo);
+        if (saved) {
+          writeJournal(journalFile(memo), { format: 1, out: existing, stage, plan });
+          journaled = true;
+        }
+        removed = writer.applyCommit(plan);
+        if (saved) finishJournal(memo);
+      } else {
+        options.state.memos.delete(existing);
+        removed = writer.applyCommit(plan);
+      }
+      committed = true;
     } catch (error) {
-      if (error instanceof PkgError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
-      if (code)
-        throw new PkgError(ExitCode.IoError, `cannot write the site into ${outDir}: ${code}`, {
-          cause: error,
-        });
-      throw error;
+      if (error instanceof PkgError || !code) throw error;
+      const next = journaled ? " (the next build finishes the update)" : "";
+      throw new PkgError(ExitCode.IoError, `cannot write the site into ${outDir}: ${code}${next}`, {
+        cause: error,
+      });
     } finally {
-      await rm(stage, { recursive: true, force: true });
+      if (!journaled || committed) await rm(stage, { recursive: true, force: true });
     }
   } else {
     ({ result, writer } = await withAtomicOutput(outDir, async (temp) => {
@@ -350,7 +393,7 @@ async function build(options: BuildOptions): Promise<BuildReport> {
   if (options.state !== undefined) {
     options.state.memos.set(out, memo);
     options.state.last = out;
-  } else
+  } else if (!saved)
     await saveMemo(memoFile(memoDir, out), memo).catch((error: unknown) => {
       warn(`the build memo could not be written (the next build writes everything again): ${String(error)}`);
     });

@@ -1,18 +1,7 @@
-import {
-  closeSync,
-  copyFileSync,
-  fstatSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { posix, resolve, sep } from "node:path";
 import { dataError, ExitCode, PkgError } from "@pkg/common";
+import { applyCommit, type CommitPlan, linkOrCopy } from "./commit.js";
 import { type FileIdent, identOf, type MemoFile, sha256Hex } from "./memo.js";
 
 /** A relative site path: `/`-separated, no empty, `.` or `..` segment, no backslash or control character. */
@@ -40,9 +29,6 @@ export interface WriterOptions {
 
 /** Numbers the writers of this process (see MemoFile.seen). */
 let stamps = 0;
-
-/** Codes of a filesystem without hard links between these two names. */
-const noLinkCodes = new Set(["EPERM", "ENOTSUP", "EXDEV", "EMLINK", "ENOSYS", "EOPNOTSUPP"]);
 
 /**
  * Writes the files of one site under its root. Every path is checked to stay inside the root, and a
@@ -276,57 +262,37 @@ export class SiteWriter {
   }
 
   /**
-   * Incremental: moves the staged files into the root, links second names, and removes the previous
-   * files no longer produced (and directories left empty). Each file is replaced by a rename, so a
-   * file is never seen half-written.
+   * Incremental: what moves the staged files into the root, links second names, and removes the
+   * previous files no longer produced (dropped from `files`, which then describes the output as it
+   * will be). `applyCommit` carries it out.
    */
-  commit(): number {
+  planCommit(): CommitPlan {
+    const removals: string[] = [];
+    if (this.stage !== undefined) {
+      // what this build neither produced nor kept (deleting while iterating a Map is well defined)
+      for (const [path, entry] of this.files) {
+        if (entry.seen === this.stamp) continue;
+        this.files.delete(path);
+        removals.push(path);
+      }
+    }
+    return { moves: this.moves, links: this.links, removals };
+  }
+
+  /** Applies a plan of this writer's (see planCommit); returns the number of files removed. */
+  applyCommit(plan: CommitPlan): number {
     if (this.stage === undefined) return 0;
-    for (const [path] of this.moves) this.ensureParent(path);
-    for (const [path] of this.links) this.ensureParent(path);
-    for (const [path, staged] of this.moves) renameSync(staged, resolve(this.root, path));
-    for (const [path, from] of this.links) {
-      const absolute = resolve(this.root, path);
-      const temp = `${absolute}.pkg-catalog-${process.pid}`;
-      if (!linkOrCopy(resolve(this.root, from), temp))
-        this.files.set(path, this.entry(this.files.get(from)?.key ?? "", statIdent(temp)));
-      renameSync(temp, absolute);
+    for (const path of applyCommit(this.root, plan)) {
+      const entry = this.files.get(path);
+      if (entry !== undefined)
+        this.files.set(path, this.entry(entry.key, statIdent(resolve(this.root, path))));
     }
-    const emptied = new Set<string>();
-    let removed = 0;
-    // what this build neither produced nor kept (deleting while iterating a Map is well defined)
-    for (const [path, entry] of this.files) {
-      if (entry.seen === this.stamp) continue;
-      this.files.delete(path);
-      removed++;
-      try {
-        unlinkSync(resolve(this.root, path));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      }
-      const at = path.lastIndexOf("/");
-      if (at > 0) emptied.add(path.slice(0, at));
-    }
-    for (const dir of [...emptied].sort((a, b) => b.length - a.length)) this.removeEmpty(dir);
-    return removed;
+    return plan.removals.length;
   }
 
-  private ensureParent(path: string): void {
-    const absolute = resolve(this.root, path);
-    this.ensureDir(absolute.slice(0, absolute.lastIndexOf(sep)));
-  }
-
-  /** Removes `dir` (a site path) and its parents while they are empty. */
-  private removeEmpty(dir: string): void {
-    for (let at = dir.length; at > 0; at = dir.lastIndexOf("/", at - 1)) {
-      const path = dir.slice(0, at);
-      if (this.dirs.has(path)) return;
-      try {
-        rmdirSync(resolve(this.root, path));
-      } catch {
-        return;
-      }
-    }
+  /** planCommit and applyCommit at once (no record of the plan). */
+  commit(): number {
+    return this.applyCommit(this.planCommit());
   }
 
   /** The site path of a page route's `index.html`. */
@@ -346,18 +312,6 @@ function writeNew(file: string, data: string | Uint8Array): FileIdent {
   } finally {
     closeSync(fd);
   }
-}
-
-/** A hard link from `from` at `to`, else a copy; true when it linked (the identity is then `from`'s). */
-function linkOrCopy(from: string, to: string): boolean {
-  try {
-    linkSync(from, to);
-    return true;
-  } catch (error) {
-    if (!noLinkCodes.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
-  }
-  copyFileSync(from, to);
-  return false;
 }
 
 function statIdent(file: string): FileIdent {

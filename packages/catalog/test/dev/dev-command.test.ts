@@ -128,7 +128,7 @@ describe("pkg-catalog dev", () => {
     expect(privateDir).toMatch(/^pkg-catalog-dev-/);
     // (the second of its two build directories may still be in the making)
     const builds = await readdir(join(tmp, privateDir as string));
-    for (const name of builds) expect(name).toMatch(/^site-[ab](\.tmp-[0-9a-f]+)?$/);
+    for (const name of builds) expect(name).toMatch(/^site-[ab](\.tmp-\d+-[0-9a-f]{12})?$/);
     const built = await readFile(join(tmp, privateDir as string, "site-a", "index.html"), "utf8");
     expect(built).not.toContain("__pkg-dev");
   });
