@@ -1,5 +1,6 @@
 import { Command } from "@commander-js/extra-typings";
 import { pipelineAnnounceCommand } from "./announce.js";
+import { pipelineCascadeCommand } from "./cascade.js";
 import { pipelineGenerateCommand } from "./generate.js";
 import { pipelineDescribeCommand } from "./describe.js";
 import { pipelineNotifyCommand } from "./notify.js";
@@ -21,6 +22,7 @@ export function pipelineCommand() {
     .addCommand(pipelineAnnounceCommand())
     .addCommand(pipelineDescribeCommand())
     .addCommand(pipelinePatchCommand())
+    .addCommand(pipelineCascadeCommand())
     .addCommand(pipelineNotifyCommand())
     .addCommand(pipelineRunCommand())
     .addCommand(pipelineGenerateCommand());
