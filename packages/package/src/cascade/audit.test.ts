@@ -170,7 +170,7 @@ describe("auditCascade", () => {
       ["debug-1.0", "ok"],
       ["debug-1.0.0", "ok"],
     ]);
-    // a bare word of a variant without versions is no rolling tag of ours
+    // the tags of a variant without versions are no rolling tags of ours
     expect(all.edge).toBeUndefined();
   });
 

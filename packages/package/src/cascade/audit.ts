@@ -126,15 +126,16 @@ function aliasOf(tag: string, variant: string | undefined, hasLeaves: boolean): 
   const info = parseTag(tag);
   if (info.kind !== "exact" && info.kind !== "rolling") return false;
   if (info.variant !== variant) return false;
-  // a bare lowercase word reads as a variant's name: only a variant with versions makes it one
-  if (info.kind === "rolling" && info.series.length === 0 && variant !== undefined) return hasLeaves;
-  return true;
+  // a lowercase word reads as a variant's name (`edge`, `edge-2`): only a variant with versions
+  // makes it one; the tags of a variant without any are someone else's, never judged
+  return variant === undefined || hasLeaves;
 }
 
 /**
  * Audits every rolling tag of a repository (`X.Y.Z`, `X.Y`, `X`, `latest`, a variant's name and
  * its prefixed forms) against the fold of its leaf versions (`leafVersions`): what the cascade
- * would have written had every publication completed in order. `contents` holds every tag of the
+ * would have written had every publication completed in order. A named variant without any leaf
+ * version is not audited (`edge`, `stable-1` set by hand are not the cascade's). `contents` holds every tag of the
  * version grammar the repository has, with what it holds. Pure: the caller reads.
  */
 export function auditCascade(contents: ReadonlyMap<string, TagContent>): CascadeAudit {

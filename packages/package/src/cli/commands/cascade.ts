@@ -14,7 +14,8 @@ a repository without build tags where no longer release extends it. Leaf tags ar
 Every other tag of the version grammar is a rolling tag: X.Y.Z (the version and longer releases it
 prefixes), X.Y, X, latest, a variant's name and <variant>-X.Y...; per platform it should hold the
 manifest of the newest leaf version of its series carrying that platform (pre-releases: their own
-exact tag only), as a cascading push of every version in any order would leave it.
+exact tag only), as a cascading push of every version in any order would leave it. The tags of
+a named variant without any leaf version (a hand-set "edge") are not judged.
 Statuses: ok (exactly that, and no other package platform), missing (the tag should exist and does
 not), stale (a platform absent or pointing at another manifest: an older version's, a superseded
 build's; or the tag holds a single manifest), duplicate (a platform listed more than once), orphan
