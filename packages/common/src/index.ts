@@ -1,3 +1,4 @@
+export { childEnvironment, SIGNING_SECRET_VARIABLES } from "./child-env.js";
 export { integerOption, type OutputFormat, parseFormat, printJson, runCli } from "./cli.js";
 export { contentTypeFor } from "./content-types.js";
 export { dataError, describeError, isPkgError, oneLine, PkgError, usageError } from "./errors.js";

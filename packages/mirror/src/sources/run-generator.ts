@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ExitCode, PkgError } from "@pkg/common";
+import { childEnvironment, ExitCode, PkgError } from "@pkg/common";
 import type { GeneratorSpec } from "../spec/generator.js";
 
 /** How a generator run ended when it produced no usable output. */
@@ -57,7 +57,7 @@ export async function runGenerator(generator: GeneratorSpec, options: GeneratorR
   const [file = "", ...args] = generator.command;
   const child = spawn(file, args, {
     cwd,
-    env: options.env,
+    env: childEnvironment(options.env),
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
     shell: false,

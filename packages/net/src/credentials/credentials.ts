@@ -3,7 +3,7 @@ import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
-import { ExitCode, PkgError, registerSecret } from "@pkg/common";
+import { childEnvironment, ExitCode, PkgError, registerSecret } from "@pkg/common";
 import { type DockerConfigLookup, lookupDockerConfig, parseHelperOutput } from "./docker-config.js";
 import { findNetrcMachine, parseNetrc } from "./netrc.js";
 
@@ -99,7 +99,7 @@ async function runHelper(name: string, host: string, env: NodeJS.ProcessEnv): Pr
   if (!executable) return { kind: "none" };
   const output = await new Promise<string | undefined>((resolve) => {
     const child = spawn(executable, ["get"], {
-      env,
+      env: childEnvironment(env),
       stdio: ["pipe", "pipe", "ignore"],
       timeout: HELPER_TIMEOUT_MS,
     });

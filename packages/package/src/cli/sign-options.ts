@@ -1,4 +1,5 @@
 import { usageError } from "@pkg/common";
+import { MediaType, type TargetReader } from "@pkg/oci";
 import { PUBLIC_CA_URL, PUBLIC_LOG_URL, serviceUrl } from "../sign/endpoints.js";
 import { parseKeyRef } from "../sign/key-ref.js";
 import type { SignMode } from "../sign/signer.js";
@@ -80,3 +81,47 @@ export async function verifyPolicyOf(
 
 export const trustedRootHelp =
   "keyless: the Sigstore trusted root JSON (certificate authorities, logs and their keys) to check against (default $PKG_SIGSTORE_TRUSTED_ROOT, else the public instance's)";
+
+export interface VerifyRefusalFlags {
+  verifyKey?: string;
+  verifyIdentity?: string;
+  verifyIssuer?: string;
+  trustedRoot?: string;
+}
+
+/**
+ * `--verify-key`/`--verify-identity` of `pkg exec` and `pkg package pull`: a check that refuses
+ * (exit 1) a manifest without a signature that holds; undefined when neither flag is given.
+ */
+export async function manifestVerifier(
+  flags: VerifyRefusalFlags,
+  env: NodeJS.ProcessEnv,
+): Promise<((target: TargetReader, digest: string, label: string) => Promise<void>) | undefined> {
+  if (flags.verifyKey === undefined && flags.verifyIdentity === undefined && flags.verifyIssuer === undefined)
+    return undefined;
+  const policy = await verifyPolicyOf(
+    {
+      key: flags.verifyKey,
+      identity: flags.verifyIdentity,
+      issuer: flags.verifyIssuer,
+      trustedRoot: flags.trustedRoot,
+    },
+    { key: "--verify-key", identity: "--verify-identity", issuer: "--verify-issuer" },
+    env,
+  );
+  const { verifySubject } = await import("../sign/verify.js");
+  return async (target, digest, label) => {
+    await verifySubject(
+      target,
+      { descriptor: { mediaType: MediaType.ImageManifest, digest, size: 0 }, label },
+      policy,
+    );
+  };
+}
+
+export const verifyRefusalHelp = {
+  key: "refuse the package unless its manifest carries a signature that verifies with this public key (PATH, file://PATH or env://NAME)",
+  identity:
+    "refuse the package unless a keyless signature of its manifest holds for exactly this identity (with --verify-issuer)",
+  issuer: "the OIDC issuer --verify-identity must come from",
+} as const;

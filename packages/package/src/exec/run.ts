@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { constants } from "node:os";
-import { ExitCode, PkgError } from "@pkg/common";
+import { childEnvironment, ExitCode, PkgError } from "@pkg/common";
 
 /** How a child ended: with an exit code, or killed by a signal. */
 export type ChildOutcome = { code: number } | { signal: NodeJS.Signals };
@@ -43,7 +43,7 @@ export function runForwardingSignals(
     };
     child = spawn(path, args, {
       stdio: "inherit",
-      env: options.env,
+      env: childEnvironment(options.env),
       ...(options.argv0 === undefined ? {} : { argv0: options.argv0 }),
     });
     child.once("error", (error: NodeJS.ErrnoException) => {

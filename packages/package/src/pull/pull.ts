@@ -19,6 +19,8 @@ export interface PullRequest {
   outDir: string;
   /** Told which index entry was chosen, and why. */
   log?: Logger;
+  /** Checks the chosen manifest (its signature) before anything is extracted. */
+  verifyManifest?: (digest: string, label: string) => Promise<void>;
 }
 
 export interface PullReport {
@@ -61,6 +63,10 @@ export async function pullPackage(request: PullRequest): Promise<PullReport> {
     manifestDescriptor = entry;
     manifestBytes = fetched.bytes;
   }
+  await request.verifyManifest?.(
+    manifestDescriptor.digest,
+    `${target.displayName}:${request.reference}${manifestDescriptor.platform ? ` (${formatPlatform(manifestDescriptor.platform)})` : ""}`,
+  );
   const doc = parseManifestDocument(manifestBytes, `${target.displayName}@${manifestDescriptor.digest}`);
   const manifest = doc.kind === "manifest" ? doc.manifest : undefined;
   if (

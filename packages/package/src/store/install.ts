@@ -1,4 +1,5 @@
 import { dataError, type Logger } from "@pkg/common";
+import type { TargetReader } from "@pkg/oci";
 import type { EnvOs } from "../exec/compose-env.js";
 import { hostEnvOs } from "../exec/compose-env.js";
 import { dependencyName } from "../metadata/dependencies.js";
@@ -11,6 +12,11 @@ export interface InstallOptions extends SourceOptions {
   log?: Logger;
   /** Launchers are written for this OS family (default: this machine's). */
   os?: EnvOs;
+  /**
+   * Checks the named package's manifest before it is used (its signature): every run, installed or
+   * not. Dependencies are pinned by digest in that manifest's metadata, so they are covered by it.
+   */
+  verifyManifest?: (target: TargetReader, digest: string, label: string) => Promise<void>;
 }
 
 /**
@@ -30,6 +36,10 @@ async function install(
 ): Promise<InstalledPackage> {
   const resolved = await resolveManifest(options, identifier);
   const digest = resolved.manifestDigest;
+  if (chain.length === 0 && options.verifyManifest) {
+    const label = `${identifier}${resolved.platform ? ` (${resolved.platform})` : ""}`;
+    await options.verifyManifest(resolved.opened.target, digest, label);
+  }
   const installed = await readInstalled(options.store, digest);
   if (installed) return installed;
   if (chain.includes(digest)) throw dataError(`${identifier}: dependencies form a cycle through ${digest}`);

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { ExitCode, PkgError } from "@pkg/common";
+import { childEnvironment, ExitCode, PkgError } from "@pkg/common";
 import { exitStatusOf } from "../exec/run.js";
 
 /** Each of stdout and stderr is kept up to this many bytes; past it the rest is dropped and `truncated` set. */
@@ -51,7 +51,7 @@ export function runCaptured(
   return new Promise((resolve, reject) => {
     const child = spawn(path, args, {
       cwd: options.cwd,
-      env: options.env,
+      env: childEnvironment(options.env),
       stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       ...(options.argv0 === undefined ? {} : { argv0: options.argv0 }),
     });

@@ -2,7 +2,15 @@ import { spawn } from "node:child_process";
 import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ExitCode, isInside, type Logger, oneLine, PkgError, usageError } from "@pkg/common";
+import {
+  childEnvironment,
+  ExitCode,
+  isInside,
+  type Logger,
+  oneLine,
+  PkgError,
+  usageError,
+} from "@pkg/common";
 import { addTestCaseToFile, readJUnitFile } from "@pkg/package/junit";
 import { preparedManifestFileName } from "../documents/artifacts.js";
 import type { PlanContainer, PlanDocument, PlanLeg } from "../documents/plan-document.js";
@@ -319,7 +327,7 @@ async function checkContainerSetting(
 function probeDocker(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   return new Promise((resolve) => {
     const child = spawn("docker", ["version", "--format", "{{.Server.Version}}"], {
-      env,
+      env: childEnvironment(env),
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

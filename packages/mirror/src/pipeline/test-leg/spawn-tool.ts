@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { ExitCode, PkgError } from "@pkg/common";
+import { childEnvironment, ExitCode, PkgError } from "@pkg/common";
 
 /** A program and the arguments that come before the ones a caller adds. */
 export interface ToolCommand {
@@ -44,7 +44,7 @@ export function runTool(
   return new Promise((resolve, reject) => {
     const child = spawn(tool.command, [...tool.args, ...args], {
       cwd: options.cwd,
-      env: options.env,
+      env: childEnvironment(options.env ?? process.env),
       stdio: ["pipe", "inherit", "pipe"],
     });
     child.stdin.on("error", () => {});

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { ExitCode, PkgError } from "@pkg/common";
+import { childEnvironment, ExitCode, PkgError } from "@pkg/common";
 
 export interface GitResult {
   code: number;
@@ -29,7 +29,7 @@ export function gitRunner(cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSig
     new Promise((resolve, reject) => {
       const child = spawn("git", args, {
         cwd,
-        env: { ...env, ...options.env },
+        env: childEnvironment({ ...env, ...options.env }),
         stdio: ["pipe", "pipe", "pipe"],
         ...(signal ? { signal } : {}),
       });

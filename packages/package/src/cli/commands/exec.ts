@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Command } from "@commander-js/extra-typings";
+import { usageError } from "@pkg/common";
 import type { ChildOutcome } from "../../exec/run.js";
+import { manifestVerifier, trustedRootHelp, verifyRefusalHelp } from "../sign-options.js";
 
 export function execCommand() {
   return new Command("exec")
@@ -23,6 +25,10 @@ export function execCommand() {
       "--layout <dir>",
       "read packages from the OCI image layouts under DIR (DIR/<repository>, dependencies too) instead of registries",
     )
+    .option("--verify-key <ref>", verifyRefusalHelp.key)
+    .option("--verify-identity <id>", verifyRefusalHelp.identity)
+    .option("--verify-issuer <url>", verifyRefusalHelp.issuer)
+    .option("--trusted-root <file>", trustedRootHelp)
     .option(
       "--offline",
       "use only the local store: a tag runs what it last resolved to, and nothing is fetched (exit 69 when something is missing)",
@@ -55,6 +61,11 @@ Examples:
           ? platform.detectHostPlatform()
           : platform.hostFromPlatformKey(options.platform);
       const os = exec.hostEnvOs();
+      const verify = await manifestVerifier(options, process.env);
+      if (verify && options.offline === true)
+        throw usageError(
+          "--verify-key/--verify-identity read signatures from the registry: not with --offline",
+        );
       const installed = await store.installPackage(ref, {
         store: store.openStore(),
         source:
@@ -63,6 +74,7 @@ Examples:
         offline: options.offline === true,
         log: stderrLogger(),
         os,
+        ...(verify ? { verifyManifest: verify } : {}),
       });
       const plan = await exec.planExec(installed, command, process.env, os);
       const outcome = await exec.runForwardingSignals(plan.command.path, plan.args, {

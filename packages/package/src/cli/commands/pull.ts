@@ -1,6 +1,7 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import { parseFormat, printJson, stderrLogger } from "@pkg/common";
 import { detectHostPlatform, hostFromPlatformKey } from "../../platform/host.js";
+import { manifestVerifier, trustedRootHelp, verifyRefusalHelp } from "../sign-options.js";
 import { layoutOptionHelp, openReference } from "../target.js";
 
 export function pullCommand() {
@@ -24,10 +25,15 @@ export function pullCommand() {
         "host libc: an entry without os.features is taken first, else the one declaring this libc (default: detected; a key's +libc asks for exactly that libc)",
       ).choices(["glibc", "musl"] as const),
     )
+    .option("--verify-key <ref>", verifyRefusalHelp.key)
+    .option("--verify-identity <id>", verifyRefusalHelp.identity)
+    .option("--verify-issuer <url>", verifyRefusalHelp.issuer)
+    .option("--trusted-root <file>", trustedRootHelp)
     .option("--layout <dir>", layoutOptionHelp)
     .option("--format <format>", "output: text or json", parseFormat, "text" as const)
     .action(async (ref, options) => {
       const log = stderrLogger({ quiet: options.format === "json" });
+      const verify = await manifestVerifier(options, process.env);
       const { target, reference } = openReference(ref, options.layout);
       const host =
         options.platform === undefined
@@ -40,6 +46,9 @@ export function pullCommand() {
         host,
         outDir: options.output,
         log,
+        ...(verify
+          ? { verifyManifest: (digest: string, label: string) => verify(target, digest, label) }
+          : {}),
       });
       if (options.format === "json") printJson(report);
       else
