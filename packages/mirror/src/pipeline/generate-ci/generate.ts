@@ -8,7 +8,7 @@ import { hasDrifted } from "./drift.js";
 import { GITLAB_CI_PATH } from "./gitlab/parent.js";
 import { isGeneratedText } from "./header.js";
 import { deepestCommonDir, loadSlots } from "./load-slots.js";
-import { type GeneratedFile, renderCi } from "./render.js";
+import { type GeneratedFile, type Rendered, renderCi } from "./render.js";
 
 export interface GenerateOptions {
   specs: readonly string[];
@@ -39,16 +39,7 @@ export interface GenerateResult {
  * or with `check` only compares. The caller turns drift into exit 65.
  */
 export async function generateCi(options: GenerateOptions): Promise<GenerateResult> {
-  const specs = options.specs.length > 0 ? options.specs : ["mirror.yml"];
-  const loaded = await loadSlots(specs, options.repoRoot === undefined ? {} : { repoRoot: options.repoRoot });
-  const { repoRoot, slots } = loaded;
-  const defaultRoot = deepestCommonDir(specs.map((spec) => dirname(resolve(spec))));
-  const rendered = renderCi(slots, {
-    generatorVersion: options.generatorVersion,
-    forge: options.forge,
-    repoRootArg: resolve(defaultRoot) !== resolve(repoRoot),
-    ...ownerOf(options.forge, options.env),
-  });
+  const { repoRoot, rendered, specWarnings } = await renderSpecs(options);
   const existing = await generatedOnDisk(repoRoot, options.forge);
   const paths = new Set(rendered.files.map((f) => f.path));
   const stale = [...existing.keys()].filter((path) => !paths.has(path)).sort();
@@ -59,7 +50,7 @@ export async function generateCi(options: GenerateOptions): Promise<GenerateResu
     stale,
     drift: [],
     warnings: rendered.warnings,
-    specWarnings: loaded.warnings,
+    specWarnings,
   };
   const onDisk = await Promise.all(rendered.files.map((file) => readOptional(join(repoRoot, file.path))));
   if (options.check) {
@@ -89,6 +80,25 @@ export async function generateCi(options: GenerateOptions): Promise<GenerateResu
   }
   for (const path of stale) await rm(join(repoRoot, path), { force: true });
   return result;
+}
+
+/**
+ * Loads and renders the specs, reading nothing else: what `generate ci` would write, by path. The
+ * drift guard gets `--repo-root .` when the specs alone would give another root.
+ */
+export async function renderSpecs(
+  options: Pick<GenerateOptions, "specs" | "repoRoot" | "forge" | "generatorVersion" | "env">,
+): Promise<{ repoRoot: string; rendered: Rendered; specWarnings: SpecDiagnostic[] }> {
+  const specs = options.specs.length > 0 ? options.specs : ["mirror.yml"];
+  const loaded = await loadSlots(specs, options.repoRoot === undefined ? {} : { repoRoot: options.repoRoot });
+  const defaultRoot = deepestCommonDir(specs.map((spec) => dirname(resolve(spec))));
+  const rendered = renderCi(loaded.slots, {
+    generatorVersion: options.generatorVersion,
+    forge: options.forge,
+    repoRootArg: resolve(defaultRoot) !== resolve(loaded.repoRoot),
+    ...ownerOf(options.forge, options.env),
+  });
+  return { repoRoot: loaded.repoRoot, rendered, specWarnings: loaded.warnings };
 }
 
 /** The generated files already in the repository, by path: workflows with the header (or the GitLab file). */

@@ -8,7 +8,7 @@ import {
 import { driftGuardWorkflow } from "./github/drift-guard.js";
 import { mirrorWorkflow } from "./github/mirror-workflow.js";
 import type { Node } from "./github/steps.js";
-import { GITLAB_CI_PATH, gitlabPipeline } from "./gitlab/parent.js";
+import { GITLAB_CI_PATH, gitlabPipeline, scheduleNotes } from "./gitlab/parent.js";
 import { headerLines } from "./header.js";
 import { DRIFT_GUARD_STEM, type SpecSlot, slotStems, type WorkflowStem, workflowPath } from "./slot.js";
 import { yamlText } from "./yaml-text.js";
@@ -62,12 +62,16 @@ export function renderCi(slots: readonly SpecSlot[], options: RenderOptions): Re
     );
   }
   const files: GeneratedFile[] = [];
-  const header = (sources: readonly string[]) => headerLines(options.generatorVersion, sources);
+  const header = (sources: readonly string[], notes: readonly string[] = []) =>
+    headerLines(options.generatorVersion, sources, notes);
   if (options.forge === "forgetwo") {
     files.push({
       path: GITLAB_CI_PATH,
       text: yamlText(
-        header(slots.map((s) => s.specPath)),
+        header(
+          slots.map((s) => s.specPath),
+          scheduleNotes(slots),
+        ),
         gitlabPipeline(slots, { guarded, repoRootArg: options.repoRootArg }),
       ),
     });

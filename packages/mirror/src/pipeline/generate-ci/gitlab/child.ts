@@ -136,5 +136,10 @@ export function gitlabChildPipeline(slot: ChildSlot, plan: PlanDocument): Node {
       ],
     };
   }
-  return { stages: [...CHILD_STAGES], [TOOLCHAIN_TEMPLATE]: toolchainTemplate(), ...jobs };
+  const used = new Set(Object.values(jobs).map((job) => (job as Node).stage));
+  return {
+    stages: CHILD_STAGES.filter((stage) => used.has(stage)),
+    [TOOLCHAIN_TEMPLATE]: toolchainTemplate(),
+    ...jobs,
+  };
 }

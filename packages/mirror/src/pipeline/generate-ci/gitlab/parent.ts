@@ -77,6 +77,27 @@ export function gitlabPipeline(
   };
 }
 
+/**
+ * GitLab keeps schedules in the project, not in the file: the lines telling which to create, each
+ * with its `PKG_MIRROR_WORKFLOW` value (crons in UTC, as the specs give them).
+ */
+export function scheduleNotes(slots: readonly SpecSlot[]): string[] {
+  const rows = slots.flatMap((slot) => {
+    const suffix = slotSuffix(slot.dir);
+    const cascade = slot.spec.cascade;
+    return [
+      [`mirror${suffix}`, slot.spec.versions?.poll_interval],
+      [`cascade${suffix}`, cascade?.enabled ? cascade.schedule : undefined],
+      [`announce-from-registry${suffix}`, slot.spec.announce?.schedule],
+    ].filter((row): row is [string, string] => row[1] !== undefined);
+  });
+  if (rows.length === 0) return [];
+  return [
+    `Schedules to create in the project (CI/CD > Schedules, cron in UTC, variable ${WORKFLOW_VARIABLE}):`,
+    ...rows.map(([workflow, cron]) => `  ${WORKFLOW_VARIABLE}=${workflow}: ${cron}`),
+  ];
+}
+
 function specJobs(slot: SpecSlot): Node {
   const { spec } = slot;
   const suffix = slotSuffix(slot.dir);
