@@ -179,4 +179,17 @@ export const cases: ConformanceCase[] = [
     exit: 0,
     check: (s) => expect(Object.keys(s.assets as object)).toEqual(["linux/amd64", "linux/arm64"]),
   },
+  {
+    rule: "allow_manual_edits: a boolean for generate ci's drift guard",
+    yaml: spec({ allow_manual_edits: true }),
+    exit: 0,
+    check: (s) => expect(s.allow_manual_edits).toBe(true),
+  },
+  {
+    rule: "allow_manual_edits: anything but a boolean is refused",
+    yaml: spec({ allow_manual_edits: "yes" }),
+    exit: 65,
+    path: "allow_manual_edits",
+    message: /expected true or false/,
+  },
 ];
