@@ -4,7 +4,7 @@ import type { Target } from "@pkg/oci";
 import { removeTaskDirectory, taskDirectory } from "../build/build-pair.js";
 import type { PairJob, VersionJob } from "../plan/jobs.js";
 import type { RunnableSpec } from "../plan/plan-run.js";
-import { publishVersion, type VersionPlatform } from "../publish/index.js";
+import { publishVersion, type RunSigner, type VersionPlatform } from "../publish/index.js";
 import type { PairOutcome } from "./prepare.js";
 import {
   failedPair,
@@ -32,6 +32,8 @@ export interface PushOptions {
   stoppedBy: () => string;
   /** Called when a version is pushed with a failed pair (sync's `--fail-fast` stops the run). */
   onFailure?: () => void;
+  /** Signs what is published (the spec has `sign`). */
+  signer?: RunSigner;
 }
 
 type Outcomes = Array<{ pair: PairJob; outcome: PairOutcome }>;
@@ -113,6 +115,7 @@ async function pushVersion(
     primaryTag,
     env: options.env,
     ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+    ...(options.signer === undefined ? {} : { signer: options.signer }),
     log: options.log,
   });
   const workDir = resolve(options.workDir);

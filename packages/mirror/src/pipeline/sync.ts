@@ -5,6 +5,7 @@ import { planJobs, type RunJobs, type VersionJob } from "../plan/jobs.js";
 import { planRun, type RunnableSpec } from "../plan/plan-run.js";
 import { observeIndexes } from "../publish/index-observer.js";
 import { updatePublishedSummary } from "../publish/published-summary.js";
+import type { RunSigner } from "../publish/sign-published.js";
 import type { LoadedSpec } from "../spec/loader.js";
 import { startPrepare } from "./prepare.js";
 import { pushVersions } from "./push.js";
@@ -35,6 +36,8 @@ export interface SyncOptions {
   now?: Date;
   /** Injected by tests: the wait between push attempts. */
   sleep?: (ms: number) => Promise<void>;
+  /** Signs what is published; resolved from the spec's `sign` before the run starts. */
+  signer?: RunSigner;
   /**
    * Aborted on SIGINT/SIGTERM (its reason names the signal): no step starts after it, running
    * downloads and bundles are cut off and their partial files removed, and the version being

@@ -19,3 +19,5 @@ export {
 } from "./publish-version.js";
 export type { PlatformBundle, PlatformFailedEarlier, VersionPlatform } from "./ready-platform.js";
 export { type PushRetryOptions, type RetryOutcome, withPushRetries } from "./retry.js";
+export { RunSigner } from "./sign-published.js";
+export { openSpecSigner, type ResolvedSigning, resolveSigning } from "./sign-resolve.js";

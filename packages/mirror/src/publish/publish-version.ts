@@ -16,6 +16,7 @@ import {
   type VersionPlatform,
 } from "./ready-platform.js";
 import { type RetryOutcome, withPushRetries } from "./retry.js";
+import type { RunSigner } from "./sign-published.js";
 
 export interface PublishVersionOptions {
   target: Target;
@@ -43,6 +44,8 @@ export interface PublishVersionOptions {
   random?: () => number;
   /** The timer bounding each push attempt (3600 s); injected by tests. */
   deadline?: Deadline;
+  /** Signs the platforms pushed and the indexes of the tags written (the spec has `sign`). */
+  signer?: RunSigner;
   log: Logger;
 }
 
@@ -310,6 +313,8 @@ export async function publishVersion(options: PublishVersionOptions): Promise<Ve
     platform: entry.asked,
     tags_written: carriedTags[i] ?? [],
   }));
+  if (options.signer && tags.ok && tags.value.length > 0)
+    await options.signer.signVersion(options.target, manifestsOf(pushed), tags.value.flat());
   const cascadeTags = new Set<string>();
   if (moveRolling && tags.ok) {
     for (const list of tags.value)

@@ -6,7 +6,8 @@ import type { PayloadSigner } from "./signer.js";
 import { simpleSigningPayload } from "./simple-signing.js";
 import type { Subject } from "./subjects.js";
 
-export type SignStatus = "completed" | "skipped" | "failed";
+/** `would_sign`: a dry run found the subject unsigned. */
+export type SignStatus = "completed" | "skipped" | "failed" | "would_sign";
 
 export interface SignOutcome {
   subject: string;
@@ -47,7 +48,7 @@ export async function signSubjects(
         continue;
       }
       if (options.dryRun) {
-        outcomes.push({ ...base, status: "skipped", reason: "dry run: would sign" });
+        outcomes.push({ ...base, status: "would_sign" });
         continue;
       }
       const payload = simpleSigningPayload(dockerReference(target), digest);

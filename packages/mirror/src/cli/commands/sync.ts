@@ -3,6 +3,7 @@ import { ExitCode, listenForInterrupt, PkgError, parseFormat, printJson, stderrL
 import { createHttpClient } from "@pkg/net";
 import { runSync } from "../../pipeline/sync.js";
 import { formatSyncReport, interruptionLine } from "../../pipeline/sync-report.js";
+import { runSignerFor, throwIfSigningFailed } from "../run-signer.js";
 import { repoRootOption, verifyPublishedOption } from "../shared-options.js";
 import { loadRunnableSpec, openSpecTarget } from "../spec-target.js";
 
@@ -35,6 +36,7 @@ published and what was not (a second signal stops at once).`,
       const { loaded, spec } = await loadRunnableSpec(specPath, options.repoRoot, log);
       const env = process.env;
       const target = openSpecTarget(spec, { layout: options.layout, env, publishing: true });
+      const signer = options.dryRun === true ? undefined : await runSignerFor(spec.sign, env, log);
       const http = createHttpClient({ env, userAgent: "pkg-mirror" });
       const interruption = listenForInterrupt(
         log,
@@ -53,6 +55,7 @@ published and what was not (a second signal stops at once).`,
           log,
           http,
           signal: interruption.signal,
+          ...(signer === undefined ? {} : { signer }),
         });
         if (options.format === "json") printJson(report);
         else process.stdout.write(`${formatSyncReport(report)}\n`);
@@ -66,6 +69,7 @@ published and what was not (a second signal stops at once).`,
             `${failed} (version, platform) pair${failed === 1 ? "" : "s"} failed`,
           );
         }
+        throwIfSigningFailed(signer);
       } finally {
         interruption.dispose();
         await http.close();

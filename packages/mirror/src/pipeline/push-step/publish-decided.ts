@@ -4,6 +4,7 @@ import { readMetadataFile } from "@pkg/package";
 import type { LayerReuse } from "@pkg/package/push";
 import type { RunnableSpec } from "../../plan/plan-run.js";
 import { publishVersion, type VersionPlatform, type VersionPublishResult } from "../../publish/index.js";
+import type { RunSigner } from "../../publish/sign-published.js";
 import type { VersionDecision } from "./decide.js";
 
 export interface PublishDecidedOptions {
@@ -14,6 +15,7 @@ export interface PublishDecidedOptions {
   /** Platforms the version's primary tag already holds: an earlier attempt of this push pushed them. */
   existing: ReadonlySet<string>;
   sleep?: (ms: number) => Promise<void>;
+  signer?: RunSigner;
 }
 
 /** What one version's push came to, for its run-summary row. */
@@ -83,6 +85,7 @@ export async function publishDecided(
     primaryTag: entry.version,
     env: options.env,
     ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+    ...(options.signer === undefined ? {} : { signer: options.signer }),
     log: options.log,
   });
   const pushed = published.platforms.filter((p) => p.status === "pushed").map((p) => p.platform);

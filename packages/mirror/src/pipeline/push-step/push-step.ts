@@ -8,6 +8,7 @@ import type { RunnableSpec } from "../../plan/plan-run.js";
 import { readIndexPlatforms } from "../../plan/published.js";
 import { observeIndexes } from "../../publish/index-observer.js";
 import { updatePublishedSummary } from "../../publish/published-summary.js";
+import type { RunSigner } from "../../publish/sign-published.js";
 import { runAnnounce } from "../announce.js";
 import type { PlanDocument, PlanLeg, PlanVersion } from "../documents/plan-document.js";
 import type { PreparedVersion } from "../documents/prepared-version.js";
@@ -43,6 +44,8 @@ export interface PushStepOptions {
   /** Aborted on SIGINT/SIGTERM: the version being pushed is finished, no other starts. */
   signal?: AbortSignal;
   sleep?: (ms: number) => Promise<void>;
+  /** Signs what is published; resolved from the spec's `sign` before anything is pushed. */
+  signer?: RunSigner;
 }
 
 const byVersion = (a: PlanVersion, b: PlanVersion) =>
@@ -139,6 +142,7 @@ export async function pushStep(options: PushStepOptions): Promise<RunSummary> {
           log,
           existing: existing.get(decision.entry.version) ?? new Set(),
           ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+          ...(options.signer === undefined ? {} : { signer: options.signer }),
         });
     rows.push(versionRow(decision, published));
   }

@@ -7,6 +7,7 @@ import { detectHostPlatform } from "@pkg/package";
 import { writeAtomically } from "@pkg/package/bundle";
 import { removeTaskDirectory, taskDirectory } from "../../build/build-pair.js";
 import type { RunnableSpec } from "../../plan/plan-run.js";
+import type { RunSigner } from "../../publish/sign-published.js";
 import type { LoadedSpec } from "../../spec/loader.js";
 import type { RunSummary } from "../documents/run-summary.js";
 import type { PipelinePlan } from "../plan/document.js";
@@ -30,6 +31,8 @@ export interface RunPipelineOptions {
   log: Logger;
   signal: AbortSignal;
   now?: Date;
+  /** Signs what is published (the spec has `sign`). */
+  signer?: RunSigner;
 }
 
 export interface PipelineRun {
@@ -127,6 +130,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     http: options.http,
     log,
     signal: options.signal,
+    ...(options.signer === undefined ? {} : { signer: options.signer }),
   });
   for (const row of summary.versions) {
     const entry = building.find((v) => v.version === row.version);

@@ -1,14 +1,15 @@
 import { Command } from "@commander-js/extra-typings";
 import { pipelineAnnounceCommand } from "./announce.js";
 import { pipelineCascadeCommand } from "./cascade.js";
-import { pipelineGenerateCommand } from "./generate.js";
 import { pipelineDescribeCommand } from "./describe.js";
+import { pipelineGenerateCommand } from "./generate.js";
 import { pipelineNotifyCommand } from "./notify.js";
 import { pipelinePatchCommand } from "./patch.js";
 import { pipelinePlanCommand } from "./plan.js";
 import { pipelinePrepareCommand } from "./prepare.js";
 import { pipelinePushCommand } from "./push.js";
 import { pipelineRunCommand } from "./run.js";
+import { pipelineSignCommand } from "./sign.js";
 import { pipelineTestCommand } from "./test.js";
 
 /** `pkg-mirror package pipeline`: the mirror's CI steps, one subcommand each. */
@@ -25,5 +26,6 @@ export function pipelineCommand() {
     .addCommand(pipelineCascadeCommand())
     .addCommand(pipelineNotifyCommand())
     .addCommand(pipelineRunCommand())
+    .addCommand(pipelineSignCommand())
     .addCommand(pipelineGenerateCommand());
 }

@@ -5,6 +5,7 @@ import { readPlanDocument } from "../../../pipeline/documents/read-plan.js";
 import { planLegs } from "../../../pipeline/plan/legs.js";
 import { describePushOutcome } from "../../../pipeline/push-step/describe.js";
 import { pushStep } from "../../../pipeline/push-step/push-step.js";
+import { runSignerFor, throwIfSigningFailed } from "../../run-signer.js";
 import { repoRootOption } from "../../shared-options.js";
 import { loadRunnableSpec, openSpecTarget } from "../../spec-target.js";
 
@@ -43,6 +44,7 @@ Exit codes: 0 all green; 1 something red or the announce failed (after the summa
       const { spec } = await loadRunnableSpec(options.spec, options.repoRoot, log);
       const env = process.env;
       const plan = options.plan === undefined ? undefined : await readPlanDocument(options.plan, log);
+      const signer = await runSignerFor(spec.sign, env, log);
       const http = createHttpClient({ env, userAgent: "pkg-mirror" });
       const interruption = listenForInterrupt(log, "finishing the version being pushed; no other starts");
       try {
@@ -58,6 +60,7 @@ Exit codes: 0 all green; 1 something red or the announce failed (after the summa
           http,
           log,
           signal: interruption.signal,
+          ...(signer === undefined ? {} : { signer }),
         });
         if (options.format === "json") printJson(summary);
         else process.stdout.write(`${describePushOutcome(summary)}\n`);
@@ -67,6 +70,7 @@ Exit codes: 0 all green; 1 something red or the announce failed (after the summa
             `push stopped; ${options.writeSummary} says what was pushed`,
           );
         if (summary.any_red) throw new PkgError(ExitCode.Failed, redLine(summary));
+        throwIfSigningFailed(signer);
       } finally {
         interruption.dispose();
         await http.close();

@@ -3,6 +3,7 @@ import { ExitCode, listenForInterrupt, PkgError, parseFormat, printJson, stderrL
 import { createHttpClient } from "@pkg/net";
 import { describePushOutcome } from "../../../pipeline/push-step/describe.js";
 import { runPipeline } from "../../../pipeline/run/run-pipeline.js";
+import { runSignerFor, throwIfSigningFailed } from "../../run-signer.js";
 import { repoRootOption } from "../../shared-options.js";
 import { loadRunnableSpec, openSpecTarget } from "../../spec-target.js";
 
@@ -35,6 +36,7 @@ unavailable; 130/143 stopped by SIGINT/SIGTERM.`,
       const log = stderrLogger();
       const { loaded, spec } = await loadRunnableSpec(options.spec, options.repoRoot, log);
       const env = process.env;
+      const signer = await runSignerFor(spec.sign, env, log);
       const http = createHttpClient({ env, userAgent: "pkg-mirror" });
       const interruption = listenForInterrupt(log, "finishing the version being pushed; nothing new starts");
       try {
@@ -48,6 +50,7 @@ unavailable; 130/143 stopped by SIGINT/SIGTERM.`,
           http,
           log,
           signal: interruption.signal,
+          ...(signer === undefined ? {} : { signer }),
         });
         if (options.format === "json") printJson(run.summary);
         else {
@@ -65,6 +68,7 @@ unavailable; 130/143 stopped by SIGINT/SIGTERM.`,
             `pipeline run stopped; ${run.summaryPath} says what was pushed`,
           );
         if (run.summary.any_red) throw new PkgError(ExitCode.Failed, "red run: see the run summary above");
+        throwIfSigningFailed(signer);
       } finally {
         interruption.dispose();
         await http.close();
