@@ -15,7 +15,7 @@ import type { GeneratedFile } from "../src/pipeline/generate-ci/render.js";
 import { yamlText } from "../src/pipeline/generate-ci/yaml-text.js";
 import { planLegs } from "../src/pipeline/plan/legs.js";
 import { loadMirrorSpec } from "../src/spec/loader.js";
-import { actionlint } from "./support/actionlint.js";
+import { actionlint, lintTools } from "./support/actionlint.js";
 import { gitlabProblems, readGitlabFile } from "./support/gitlab-ci-check.js";
 
 /**
@@ -369,7 +369,8 @@ describe("generate ci: a repository of three specs", () => {
 
 describe("generated files are valid for their forge", () => {
   it("every GitHub-style workflow passes actionlint with shellcheck, with no finding", async () => {
-    expect(workflows.length).toBeGreaterThan(30);
+    lintTools();
+    expect(workflows.length, "the golden cases above render the workflows").toBeGreaterThan(30);
     const dir = join(work.path, "actionlint");
     await mkdir(dir, { recursive: true });
     const paths = await Promise.all(
@@ -383,7 +384,10 @@ describe("generated files are valid for their forge", () => {
   });
 
   it("every GitLab-style file is valid YAML whose jobs name only stages, jobs and artefacts that exist", () => {
-    expect(gitlabFiles.filter((f) => f.parent !== undefined).length).toBeGreaterThan(3);
+    expect(
+      gitlabFiles.filter((f) => f.parent !== undefined).length,
+      "the golden cases above render them",
+    ).toBeGreaterThan(3);
     for (const file of gitlabFiles) {
       const parent =
         file.parent === undefined ? undefined : readGitlabFile(file.parent, `${file.label} parent`);

@@ -13,6 +13,16 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
+/** Both linters' paths; a missing one fails, saying how to install it. */
+export function lintTools(): { actionlintPath: string; shellcheckPath: string } {
+  const actionlintPath = onPath("actionlint");
+  const shellcheckPath = onPath("shellcheck");
+  if (!actionlintPath) throw new Error(`actionlint is not on PATH; ${INSTALL}`);
+  if (!shellcheckPath)
+    throw new Error(`shellcheck is not on PATH (actionlint would skip the scripts); ${INSTALL}`);
+  return { actionlintPath, shellcheckPath };
+}
+
 /**
  * Runs actionlint (with shellcheck, which it would silently skip when absent) over workflow files;
  * returns its findings, one per line, empty when clean. Missing tools fail the test, saying how to
