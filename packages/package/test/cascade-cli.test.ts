@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { MediaType, openLayout, openRegistry, type Target } from "@pkg/oci";
+import { type Descriptor, MediaType, openLayout, openRegistry, type Target } from "@pkg/oci";
 import { type RunningRegistry, startRegistry, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CascadeCheckReport } from "../src/cascade/check.js";
@@ -152,6 +152,64 @@ describe("pkg package cascade against a real registry", () => {
     expect(missing.stderr).toContain("no such repository");
     const tagged = await runPkg(["package", "cascade", "check", `${registry.host}/acme/clean:latest`]);
     expect(tagged.code).toBe(64);
+  });
+
+  it("--exclude-version leaves a partial version out of the fold: check is clean, repair re-points an alias holding it", async () => {
+    const target = repo("acme/partial");
+    const ref = `${registry.host}/acme/partial`;
+    await publish(target, "1.0.0_20250101000000", ["linux/amd64", "linux/arm64"], true);
+    // 1.1.0 failed on arm64: published under its primary tag only, as a pipeline push leaves it
+    const [v110amd64] = await publish(target, "1.1.0_20250201000000", ["linux/amd64"], false);
+    const v100 = await entriesOf(target, "1.0.0_20250101000000");
+
+    // without being told, the fold reads 1.1.0 as a whole version whose run was killed
+    const plain = await check([ref]);
+    expect(plain.code).toBe(65);
+    expect(statusesOf(plain.reports[0] as CascadeCheckReport)).toMatchObject({
+      "1.1.0": "missing",
+      "1.1": "missing",
+      "1": "stale",
+      latest: "stale",
+    });
+    const held = await check(["--exclude-version", "1.1.0", ref]);
+    expect(held.code).toBe(0);
+    expect(held.reports[0]).toMatchObject({ clean: true, held_out: ["1.1.0"], leaves: 2 });
+    const text = await runPkg(["package", "cascade", "check", "--exclude-version", "1.1.0", ref]);
+    expect(text.stdout).toContain(
+      `${ref}: 2 leaf versions (1.1.0 held out as incomplete), 4 rolling tags: clean`,
+    );
+
+    // latest given the partial version's manifest by hand: stale, and rebuilt without it
+    await writeIndex(target, [v110amd64 as Descriptor, ...v100.slice(1)], "latest");
+    const repaired = await runPkg([
+      "package",
+      "cascade",
+      "repair",
+      "--exclude-version",
+      "1.1.0_20250201000000",
+      ref,
+      "--format",
+      "json",
+    ]);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect((JSON.parse(repaired.stdout) as { moved_tags: string[] }).moved_tags).toEqual(["latest"]);
+    expect((await entriesOf(target, "latest")).map((e) => e.digest)).toEqual(v100.map((e) => e.digest));
+    expect(Object.keys(await digests(target))).toEqual([
+      "1",
+      "1.0",
+      "1.0.0",
+      "1.0.0_20250101000000",
+      "1.1.0_20250201000000",
+      "latest",
+    ]);
+    expect((await check(["--exclude-version", "1.1.0", ref])).code).toBe(0);
+
+    // text naming no version is a usage error; a version the repository lacks is only warned of
+    const bad = await runPkg(["package", "cascade", "check", "--exclude-version", "latest", ref]);
+    expect(bad.code).toBe(64);
+    const unknown = await runPkg(["package", "cascade", "check", "--exclude-version", "9.9.9", ref]);
+    expect(unknown.code).toBe(65);
+    expect(unknown.stderr).toContain("--exclude-version 9.9.9: no such version; nothing held out for it");
   });
 
   it("raced: a tag another writer moves between the check's read and the write is not written", async () => {

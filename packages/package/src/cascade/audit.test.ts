@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PackageMediaType } from "../media-types.js";
 import { parsePlatformKey, toOciPlatform } from "../platform/index.js";
 import { type AuditedAlias, auditCascade, rebuiltIndex, type TagContent } from "./audit.js";
-import { leafVersions } from "./leaves.js";
+import { leafVersions, leafVersionTag } from "./leaves.js";
 
 const A = "linux/amd64";
 const B = "linux/arm64";
@@ -187,6 +187,104 @@ describe("auditCascade", () => {
     expect([...leafVersions(["2.1", "1.0.0"], undefined).keys()]).toEqual(["2.1", "1.0.0"]);
     // with build tags in the variant, a bare 2.1 is an alias (here: of nothing)
     expect([...leafVersions(["2.1", "1.0.0_20250101000000"], undefined).keys()]).toEqual(["1.0.0"]);
+  });
+});
+
+describe("auditCascade with incomplete versions left out of the fold", () => {
+  /** 1.0.0 whole and tagged; 1.1.0 partial (B failed), pushed under its primary tag only. */
+  function partial(): Map<string, TagContent> {
+    return new Map([
+      ["1.0.0_20250101000000", index(of("1.0.0", A, B))],
+      ["1.1.0_20250201000000", index(of("1.1.0", A))],
+      ["1.0.0", index(of("1.0.0", A, B))],
+      ["1.0", index(of("1.0.0", A, B))],
+      ["1", index(of("1.0.0", A, B))],
+      ["latest", index(of("1.0.0", A, B))],
+    ]);
+  }
+  const incomplete = new Set(["1.1.0"]);
+  const audited = (contents: Map<string, TagContent>, held = incomplete) =>
+    Object.fromEntries(auditCascade(contents, { incomplete: held }).aliases.map((a) => [a.row.tag, a]));
+
+  it("a partial version pushed without rolling tags is clean once held out (and owes them without)", () => {
+    const without = statuses(partial());
+    expect(without).toMatchObject({ "1.1.0": "missing", "1.1": "missing", "1": "stale", latest: "stale" });
+    const audit = auditCascade(partial(), { incomplete });
+    expect(audit.heldOut).toEqual(["1.1.0"]);
+    expect(audit.leaves).toBe(2);
+    expect(Object.fromEntries(audit.aliases.map((a) => [a.row.tag, a.row.status]))).toEqual({
+      "1": "ok",
+      "1.0": "ok",
+      "1.0.0": "ok",
+      latest: "ok",
+    });
+  });
+
+  it("an alias holding a held-out version's platforms is stale, and rebuilt from the fold without them", () => {
+    const repo = partial();
+    repo.set("latest", index([manifest("1.1.0", A), manifest("1.0.0", B)]));
+    const latest = audited(repo).latest;
+    expect(latest?.row.status).toBe("stale");
+    expect(
+      latest?.row.platforms.map((p) => [p.platform, p.state, p.held[0]?.version, p.expected?.version]),
+    ).toEqual([
+      [A, "wrong", "1.1.0", "1.0.0"],
+      [B, "ok", "1.0.0", "1.0.0"],
+    ]);
+    expect(rebuiltIndex(latest as AuditedAlias).manifests.map((m) => m.digest)).toEqual(
+      of("1.0.0", A, B).map((m) => m.digest),
+    );
+  });
+
+  it("a platform only a held-out version carries is orphan in an alias; a tag only it stands behind cannot be emptied", () => {
+    const repo = partial();
+    repo.set("1.1.0_20250201000000", index(of("1.1.0", A, C)));
+    repo.set("1", index([...of("1.0.0", A, B), manifest("1.1.0", C)]));
+    repo.set("1.1", index(of("1.1.0", A, C)));
+    const rows = audited(repo);
+    expect(rows["1"]?.row.platforms.find((p) => p.platform === C)?.state).toBe("orphan");
+    expect(rebuiltIndex(rows["1"] as AuditedAlias).manifests.map((m) => m.digest)).toEqual(
+      of("1.0.0", A, B).map((m) => m.digest),
+    );
+    expect(rows["1.1"]?.row).toMatchObject({
+      status: "orphan",
+      unrepairable: {
+        reason: "would-empty-index",
+        detail:
+          "only 1.1.0, held out of the fold as incomplete, stands behind 1.1: delete the tag, or complete that version",
+      },
+    });
+    // the held-out version's own build tag stays a leaf, never a row
+    expect(rows["1.1.0_20250201000000"]).toBeUndefined();
+  });
+
+  it("names a variant's version by its prefixed exact tag; a named version the repository lacks is ignored", () => {
+    const repo = partial();
+    repo.set("debug-1.0.0_20250101000000", index(of("debug-1.0.0", A)));
+    repo.set("debug-1.1.0_20250201000000", index(of("debug-1.1.0", A)));
+    for (const tag of ["debug-1.0.0", "debug-1.0", "debug-1", "debug"])
+      repo.set(tag, index(of("debug-1.0.0", A)));
+    const audit = auditCascade(repo, { incomplete: new Set(["debug-1.1.0", "1.1.0", "9.9.9"]) });
+    expect(audit.heldOut).toEqual(["1.1.0", "debug-1.1.0"]);
+    expect(audit.aliases.filter((a) => a.row.status !== "ok")).toEqual([]);
+    // held out in the default variant only, the variant's 1.1.0 still owes its tags
+    const only = auditCascade(repo, { incomplete });
+    expect(only.aliases.filter((a) => a.row.status !== "ok").map((a) => a.row.tag)).toEqual([
+      "debug",
+      "debug-1",
+      "debug-1.1",
+      "debug-1.1.0",
+    ]);
+  });
+});
+
+describe("leafVersionTag", () => {
+  it("reads an exact or build tag, a variant's included; refuses text naming no version", () => {
+    expect(leafVersionTag("1.1.0")).toBe("1.1.0");
+    expect(leafVersionTag("1.1.0_20250201000000")).toBe("1.1.0");
+    expect(leafVersionTag("edge-2.0.0-rc1_20250201000000")).toBe("edge-2.0.0-rc1");
+    for (const text of ["latest", "edge", "sha256:abc", ""])
+      expect(() => leafVersionTag(text), text).toThrow(expect.objectContaining({ exitCode: 64 }));
   });
 });
 

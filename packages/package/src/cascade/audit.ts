@@ -76,7 +76,20 @@ export interface AuditedAlias {
 export interface CascadeAudit {
   /** Leaf versions across every variant. */
   leaves: number;
+  /** The leaf versions `incomplete` named that the repository holds, by exact tag: left out of the fold. */
+  heldOut: string[];
   aliases: AuditedAlias[];
+}
+
+export interface FoldOptions {
+  /**
+   * Leaf versions to leave out of the fold, by exact tag (`1.1.0`, `edge-1.1.0`): versions that
+   * are not whole (a platform they should carry was never published), which the cascade never
+   * gives rolling tags. Their own tags stay leaves, never rows; every rolling tag is judged as if
+   * they did not exist, so one holding their manifests is stale (or, with nothing else behind it,
+   * an unrepairable orphan). A named version the repository does not hold is ignored.
+   */
+  incomplete?: ReadonlySet<string>;
 }
 
 interface LeafPlatform {
@@ -93,8 +106,9 @@ interface VariantLeaves {
   annotations: Map<string, Record<string, string>>;
 }
 
-const label = (leaf: LeafVersion, variant: string | undefined) =>
-  variant === undefined ? leaf.version : `${variant}-${leaf.version}`;
+/** A leaf version's text as its exact tag spells it: `1.2.3`, `edge-1.2.3`. */
+const label = (version: string, variant: string | undefined) =>
+  variant === undefined ? version : `${variant}-${version}`;
 
 function readLeaves(contents: ReadonlyMap<string, TagContent>, variant: string | undefined): VariantLeaves {
   const leaves = leafVersions(contents.keys(), variant);
@@ -112,7 +126,7 @@ function readLeaves(contents: ReadonlyMap<string, TagContent>, variant: string |
         if (key && entry.platform)
           platforms.set(key.key, {
             entry: { ...entry, platform: entry.platform },
-            version: label(leaf, variant),
+            version: label(leaf.version, variant),
           });
       }
     }
@@ -136,9 +150,14 @@ function aliasOf(tag: string, variant: string | undefined, hasLeaves: boolean): 
  * its prefixed forms) against the fold of its leaf versions (`leafVersions`): what the cascade
  * would have written had every publication completed in order. A named variant without any leaf
  * version is not audited (`edge`, `stable-1` set by hand are not the cascade's). `contents` holds every tag of the
- * version grammar the repository has, with what it holds. Pure: the caller reads.
+ * version grammar the repository has, with what it holds; `options.incomplete` names leaf
+ * versions the fold leaves out. Pure: the caller reads.
  */
-export function auditCascade(contents: ReadonlyMap<string, TagContent>): CascadeAudit {
+export function auditCascade(
+  contents: ReadonlyMap<string, TagContent>,
+  options: FoldOptions = {},
+): CascadeAudit {
+  const incomplete = options.incomplete ?? new Set<string>();
   const tags = [...contents.keys()];
   const variants = tagVariants(tags).map((variant) => readLeaves(contents, variant));
   const leafTags = new Set(variants.flatMap((v) => [...v.leaves.values()].flatMap((leaf) => leaf.tags)));
@@ -147,16 +166,19 @@ export function auditCascade(contents: ReadonlyMap<string, TagContent>): Cascade
     for (const leaf of v.leaves.values()) {
       for (const tag of leaf.tags)
         for (const entry of contents.get(tag)?.index?.manifests ?? [])
-          versionOfDigest.set(entry.digest, label(leaf, v.variant));
+          versionOfDigest.set(entry.digest, label(leaf.version, v.variant));
     }
   }
 
   const aliases: AuditedAlias[] = [];
+  const heldOut: string[] = [];
   for (const v of variants) {
-    const existing = new Map(
-      [...v.entries].map(([version, platforms]) => [version, [...platforms.keys()]] as const),
-    );
-    const fold = foldCascade(existing, v.variant);
+    const all = [...v.entries].map(([version, platforms]) => [version, [...platforms.keys()]] as const);
+    const out = all.filter(([version]) => incomplete.has(label(version, v.variant)));
+    heldOut.push(...out.map(([version]) => label(version, v.variant)));
+    const fold = foldCascade(new Map(all.filter((e) => !out.includes(e))), v.variant);
+    // which held-out versions a tag would stand for, to say why it is left empty
+    const foldOut = foldCascade(new Map(out), v.variant);
     const candidates = new Set([
       ...fold.keys(),
       ...tags.filter((tag) => aliasOf(tag, v.variant, v.leaves.size > 0)),
@@ -169,14 +191,18 @@ export function auditCascade(contents: ReadonlyMap<string, TagContent>): Cascade
         if (found) expected.set(platform, found);
       }
       const newest = newestVersion(fold.get(tag)?.values() ?? []);
+      const behind = [...new Set(foldOut.get(tag)?.values() ?? [])].map((version) =>
+        label(version, v.variant),
+      );
       aliases.push(
         auditAlias(tag, v.variant, contents.get(tag), expected, versionOfDigest, {
           leafAnnotations: newest === undefined ? {} : (v.annotations.get(newest) ?? {}),
+          heldOutBehind: behind.sort(),
         }),
       );
     }
   }
-  return { leaves: variants.reduce((n, v) => n + v.leaves.size, 0), aliases };
+  return { leaves: variants.reduce((n, v) => n + v.leaves.size, 0), heldOut, aliases };
 }
 
 function newestVersion(versions: Iterable<string>): string | undefined {
@@ -192,7 +218,7 @@ function auditAlias(
   held: TagContent | undefined,
   expected: ReadonlyMap<string, LeafPlatform>,
   versionOfDigest: ReadonlyMap<string, string>,
-  context: { leafAnnotations: Record<string, string> },
+  context: { leafAnnotations: Record<string, string>; heldOutBehind: readonly string[] },
 ): AuditedAlias {
   const scope = variant === undefined ? {} : { variant };
   const expectedEntries = [...expected.values()].map((e) => e.entry);
@@ -271,9 +297,13 @@ function auditAlias(
           : "ok";
   const row: AliasRow = { tag, ...scope, status, digest: held.digest, platforms };
   if (expected.size === 0) {
+    const behind = context.heldOutBehind;
     row.unrepairable = {
       reason: "would-empty-index",
-      detail: `no leaf version stands behind ${tag}: delete the tag, or publish a version of its series`,
+      detail:
+        behind.length === 0
+          ? `no leaf version stands behind ${tag}: delete the tag, or publish a version of its series`
+          : `only ${behind.join(", ")}, held out of the fold as incomplete, ${behind.length === 1 ? "stands" : "stand"} behind ${tag}: delete the tag, or complete ${behind.length === 1 ? "that version" : "those versions"}`,
     };
   }
   return { row, expected: expectedEntries, kept, annotations: held.index.annotations ?? {} };

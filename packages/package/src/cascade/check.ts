@@ -1,7 +1,13 @@
 import { parseManifestDocument, type TargetReader } from "@pkg/oci";
 import pLimit from "p-limit";
 import { parseTag } from "../version/tags.js";
-import { type AliasRow, type AuditedAlias, auditCascade, type TagContent } from "./audit.js";
+import {
+  type AliasRow,
+  type AuditedAlias,
+  auditCascade,
+  type FoldOptions,
+  type TagContent,
+} from "./audit.js";
 
 /** Registry reads in flight at once. */
 const READ_CONCURRENCY = 8;
@@ -10,6 +16,8 @@ export interface CascadeCheckReport {
   repository: string;
   /** Leaf versions found, across every variant. */
   leaves: number;
+  /** The leaf versions left out of the fold as incomplete, by exact tag; absent when none. */
+  held_out?: string[];
   /** No row other than `ok`. */
   clean: boolean;
   /** Rows other than `ok`. */
@@ -56,10 +64,11 @@ export async function readVersionTags(target: TargetReader): Promise<Map<string,
 /**
  * `pkg package cascade check`: reads the repository (nothing is written) and audits every rolling
  * tag against the fold of the leaf versions (see `auditCascade`). A finding whose expected
- * manifests the repository lacks is marked unrepairable (`child-manifest-missing`).
+ * manifests the repository lacks is marked unrepairable (`child-manifest-missing`). Versions
+ * `options.incomplete` names are left out of the fold.
  */
-export async function checkCascade(target: TargetReader): Promise<CascadeCheck> {
-  const audit = auditCascade(await readVersionTags(target));
+export async function checkCascade(target: TargetReader, options: FoldOptions = {}): Promise<CascadeCheck> {
+  const audit = auditCascade(await readVersionTags(target), options);
   const limit = pLimit(READ_CONCURRENCY);
   const present = new Map<string, Promise<boolean>>();
   const exists = (digest: string) => {
@@ -96,6 +105,7 @@ export async function checkCascade(target: TargetReader): Promise<CascadeCheck> 
     report: {
       repository: target.displayName,
       leaves: audit.leaves,
+      ...(audit.heldOut.length === 0 ? {} : { held_out: audit.heldOut }),
       clean: findings === 0,
       findings,
       unrepairable: rows.filter((r) => r.unrepairable !== undefined).length,

@@ -40,7 +40,9 @@ export function checkSummary(report: CascadeCheckReport): string {
     report.findings === 0
       ? "clean"
       : `${count(report.findings, "finding")}${report.unrepairable > 0 ? ` (${report.unrepairable} unrepairable)` : ""}`;
-  return `${report.repository}: ${count(report.leaves, "leaf version")}, ${count(report.rows.length, "rolling tag")}: ${findings}`;
+  const heldOut =
+    report.held_out === undefined ? "" : ` (${report.held_out.join(", ")} held out as incomplete)`;
+  return `${report.repository}: ${count(report.leaves, "leaf version")}${heldOut}, ${count(report.rows.length, "rolling tag")}: ${findings}`;
 }
 
 function outcomeText(outcome: RepairOutcome): string {

@@ -4,6 +4,7 @@ export {
   auditCascade,
   type CascadeAudit,
   type CascadeStatus,
+  type FoldOptions,
   type PlatformFinding,
   type PlatformState,
   rebuiltIndex,
@@ -13,7 +14,7 @@ export {
 export { type CascadeCheck, type CascadeCheckReport, checkCascade, readVersionTags } from "./check.js";
 export { checkSummary, repairLines, rowLines } from "./format.js";
 export { type CheckedWrite, repointIndexEntry, writeIndexChecked } from "./index-write.js";
-export { extendsRelease, type LeafVersion, leafVersions, tagVariants } from "./leaves.js";
+export { extendsRelease, type LeafVersion, leafVersions, leafVersionTag, tagVariants } from "./leaves.js";
 export {
   type PlannedRepair,
   type RepairOptions,

@@ -1,5 +1,6 @@
+import { ExitCode, PkgError } from "@pkg/common";
 import { formatVersion, isPrerelease, type Version, withoutBuild } from "../version/grammar.js";
-import { parseTag } from "../version/tags.js";
+import { exactTag, parseTag } from "../version/tags.js";
 
 /**
  * A leaf version of one variant: a version the repository holds its own manifests for, and the
@@ -80,4 +81,19 @@ export function tagVariants(tags: Iterable<string>): Array<string | undefined> {
     else named.add(info.variant);
   }
   return [...(unprefixed ? [undefined] : []), ...[...named].sort()];
+}
+
+/**
+ * The exact tag naming a leaf version (`1.1.0`, `edge-1.1.0`), from that tag or one of its primary
+ * tags (`1.1.0_20250101120000`): how a caller names a version to leave out of the fold. Text that
+ * names no version (`latest`, a variant's name, a digest) is a usage error (exit 64).
+ */
+export function leafVersionTag(text: string): string {
+  const info = parseTag(text);
+  if ((info.kind === "primary" || info.kind === "exact" || info.kind === "rolling") && info.version)
+    return exactTag(info.version, info.variant);
+  throw new PkgError(
+    ExitCode.Usage,
+    `${JSON.stringify(text)} names no version: expected X.Y.Z, <variant>-X.Y.Z or a build tag X.Y.Z_<build>`,
+  );
 }

@@ -1,7 +1,7 @@
 import { describeError, type ExitCode, type Logger, silentLogger } from "@pkg/common";
 import { sha256Digest, type Target } from "@pkg/oci";
 import { canonicalJson } from "../push/manifest.js";
-import { type CascadeStatus, rebuiltIndex, type UnrepairableReason } from "./audit.js";
+import { type CascadeStatus, type FoldOptions, rebuiltIndex, type UnrepairableReason } from "./audit.js";
 import { type CascadeCheckReport, checkCascade } from "./check.js";
 import { writeIndexChecked } from "./index-write.js";
 
@@ -48,7 +48,7 @@ export interface RepairReport {
   failed: boolean;
 }
 
-export interface RepairOptions {
+export interface RepairOptions extends FoldOptions {
   dryRun?: boolean;
   log?: Logger;
 }
@@ -57,11 +57,15 @@ export interface RepairOptions {
  * `pkg package cascade repair`: checks the repository, then rebuilds each wrong alias's index
  * from the fold (`rebuiltIndex`: entries without a package platform and the annotations kept),
  * one checked write per alias (see `writeIndexChecked`), in tag order. A dry run writes nothing.
+ * Versions `options.incomplete` names are left out of the fold (see `FoldOptions`).
  */
 export async function repairCascade(target: Target, options: RepairOptions = {}): Promise<RepairReport> {
   const log = options.log ?? silentLogger;
   const dryRun = options.dryRun === true;
-  const { report, aliases } = await checkCascade(target);
+  const { report, aliases } = await checkCascade(
+    target,
+    options.incomplete === undefined ? {} : { incomplete: options.incomplete },
+  );
   const wrong = aliases.filter((a) => a.row.status !== "ok");
   const planned = wrong.map((alias) => {
     const { row } = alias;

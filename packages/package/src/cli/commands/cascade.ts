@@ -1,9 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { Command } from "@commander-js/extra-typings";
-import { ExitCode, PkgError, parseFormat, printJson, stderrLogger } from "@pkg/common";
+import { ExitCode, type Logger, PkgError, parseFormat, printJson, stderrLogger } from "@pkg/common";
 import { readOnly } from "@pkg/oci";
-import { checkCascade } from "../../cascade/check.js";
+import { type CascadeCheckReport, checkCascade } from "../../cascade/check.js";
 import { checkSummary, repairLines, rowLines } from "../../cascade/format.js";
+import { leafVersionTag } from "../../cascade/leaves.js";
 import { repairCascade } from "../../cascade/repair.js";
 import { layoutOptionHelp, openReference } from "../target.js";
 
@@ -23,7 +24,26 @@ build's; or the tag holds a single manifest), duplicate (a platform listed more 
 several is reported as the first of stale, duplicate, orphan.
 Unrepairable: would-empty-index (no version behind the tag: delete it or publish its series),
 child-manifest-missing (a leaf names a manifest the repository lacks: re-publish that version),
-not-an-index (the tag holds a single manifest, never replaced).`;
+not-an-index (the tag holds a single manifest, never replaced).
+--exclude-version V (repeatable; X.Y.Z, <variant>-X.Y.Z or a build tag of it) leaves version V out
+of the fold: a version that is not whole (a platform it should carry failed or was never
+published) gets no rolling tag, so every rolling tag is judged as if V did not exist (one holding
+V's manifests is stale and repaired without them). V's own build tags are left alone. This tool
+cannot tell which versions are whole; pkg-mirror package pipeline cascade works it out from its
+spec and passes the incomplete ones this way.`;
+
+const collectVersion = (value: string, previous: string[]) => [...previous, leafVersionTag(value)];
+const excludeHelp = "leave version V out of the fold: it is not whole (repeatable; see below)";
+
+/** Warns of each named version a repository holds no leaf of (nothing was held out for it). */
+function warnUnknown(report: CascadeCheckReport, named: ReadonlySet<string>, log: Logger): void {
+  const held = new Set(report.held_out ?? []);
+  for (const version of named)
+    if (!held.has(version))
+      log.warn(
+        `${report.repository}: --exclude-version ${version}: no such version; nothing held out for it`,
+      );
+}
 
 export function cascadeCommand() {
   const check = new Command("check")
@@ -32,6 +52,7 @@ export function cascadeCommand() {
     )
     .argument("<repositories...>", "REGISTRY/REPOSITORY (with --layout, REPOSITORY)")
     .option("--layout <dir>", layoutOptionHelp)
+    .option("--exclude-version <version>", excludeHelp, collectVersion, [] as string[])
     .option(
       "--format <format>",
       "output: text or json (an array, one report per repository)",
@@ -45,12 +66,16 @@ Exit codes: 0 clean; 65 findings (or a repository that does not exist); 64 usage
 registry failures.`,
     )
     .action(async (refs, options) => {
+      const log = stderrLogger();
+      const incomplete = new Set(options.excludeVersion);
       const reports = [];
       for (const ref of refs) {
         const { target, reference } = openReference(ref, options.layout);
         if (reference.tag !== undefined || reference.digest !== undefined)
           throw new PkgError(ExitCode.Usage, `${ref}: name a repository, without a tag or digest`);
-        reports.push((await checkCascade(readOnly(target))).report);
+        const { report } = await checkCascade(readOnly(target), { incomplete });
+        warnUnknown(report, incomplete, log);
+        reports.push(report);
       }
       if (options.format === "json") printJson(reports);
       else
@@ -77,6 +102,7 @@ registry failures.`,
       "write the tags the repair moved to FILE, one per line (possibly none), for pkg package announce --tags-file",
     )
     .option("--layout <dir>", layoutOptionHelp)
+    .option("--exclude-version <version>", excludeHelp, collectVersion, [] as string[])
     .option("--format <format>", "output: text or json", parseFormat, "text" as const)
     .addHelpText(
       "after",
@@ -94,7 +120,9 @@ Exit codes: 0 nothing left; 65 findings remain (raced, refused, or any finding o
       const { target, reference } = openReference(ref, options.layout);
       if (reference.tag !== undefined || reference.digest !== undefined)
         throw new PkgError(ExitCode.Usage, `${ref}: name a repository, without a tag or digest`);
-      const report = await repairCascade(target, { dryRun: options.dryRun === true, log });
+      const incomplete = new Set(options.excludeVersion);
+      const report = await repairCascade(target, { dryRun: options.dryRun === true, incomplete, log });
+      warnUnknown(report.check, incomplete, log);
       if (options.announceTags !== undefined && !report.dry_run) {
         await writeFile(options.announceTags, report.moved_tags.map((t) => `${t}\n`).join(""));
       }
