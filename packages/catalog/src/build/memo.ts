@@ -52,25 +52,38 @@ export interface MemoPackage {
 }
 
 /** Format of the memo file; a memo of another format is ignored. */
-const FORMAT = 3;
+const FORMAT = 4;
 
-/** The memo file: each directory's files as [name, key (0: the content address its name holds),
- *  ino, size, mtimeMs], each package's index files as its object names (its root's key is its digest). */
-interface MemoJson {
+/**
+ * The memo file: a JSON header line, then the files as three sections (their paths, one a line;
+ * their keys, one a line, empty for the content address an index object's name holds; their
+ * identities as float64 triples), then the packages, one JSON line each. Columns read and written
+ * in a few calls each: a JSON array per file made loading and saving the memo of a 10,000-package
+ * site take most of a rebuild.
+ */
+interface MemoHeader {
   format: number;
   out: string;
   renderer: string;
-  dirs: [string, [string, string | 0, number, number, number][]][];
-  sources: [number, [string, PackageJson][]][];
+  files: number;
+  pathBytes: number;
+  keyBytes: number;
 }
 
 type PackageJson = Omit<MemoPackage, "files"> & { objects: string[] };
 
+/** The package's line as loaded: written again as it is while a build keeps the same entry there. */
+const packageLines = new WeakMap<MemoPackage, { index: number; line: string }>();
+
 const objectName = /^[0-9a-f]{64}\.[a-z]+$/;
 
-/** The key an index file's name implies (content-addressed objects), else undefined. */
-function impliedKey(dir: string, name: string): string | undefined {
-  return objectName.test(name) && dir.endsWith("/o/sha256") ? `sha256:${name.slice(0, 64)}` : undefined;
+/** The key an index file's path implies (content-addressed objects), else undefined. */
+function impliedKey(path: string): string | undefined {
+  const at = path.lastIndexOf("/");
+  const name = path.slice(at + 1);
+  return objectName.test(name) && path.slice(0, at).endsWith("/o/sha256")
+    ? `sha256:${name.slice(0, 64)}`
+    : undefined;
 }
 
 function packageToJson(key: string, memo: MemoPackage): PackageJson | undefined {
@@ -78,9 +91,8 @@ function packageToJson(key: string, memo: MemoPackage): PackageJson | undefined 
   const prefix = `p/${key}/o/sha256/`;
   for (const [path, fileKey] of memo.files) {
     if (path === `p/${key}.json` && `sha256:${fileKey}` === memo.digest) continue;
-    const name = path.slice(prefix.length);
-    if (!path.startsWith(prefix) || fileKey !== impliedKey(prefix.slice(0, -1), name)) return undefined;
-    objects.push(name);
+    if (!path.startsWith(prefix) || fileKey !== impliedKey(path)) return undefined;
+    objects.push(path.slice(prefix.length));
   }
   const { files: _files, ...rest } = memo;
   return { ...rest, objects };
@@ -106,83 +118,104 @@ export function memoFile(cacheDir: string, out: string): string {
 /** The memo of `out`, or undefined when there is none usable (missing, unreadable, another format,
  *  another output or another renderer). */
 export async function loadMemo(file: string, out: string, renderer: string): Promise<BuildMemo | undefined> {
-  let json: MemoJson;
+  let bytes: Buffer;
   try {
-    json = JSON.parse(await readFile(file, "utf8")) as MemoJson;
+    bytes = await readFile(file);
   } catch {
     return undefined;
   }
-  if (json?.format !== FORMAT || json.out !== out || json.renderer !== renderer) return undefined;
   try {
+    const headerEnd = bytes.indexOf(10);
+    const header = JSON.parse(bytes.toString("utf8", 0, headerEnd)) as MemoHeader;
+    if (header?.format !== FORMAT || header.out !== out || header.renderer !== renderer) return undefined;
+    const pathsAt = headerEnd + 1;
+    const keysAt = pathsAt + header.pathBytes;
+    let at = keysAt + header.keyBytes;
+    const paths = bytes.toString("utf8", pathsAt, keysAt).split("\n");
+    const keys = bytes.toString("utf8", keysAt, at).split("\n");
+    const identBytes = header.files * 3 * 8;
+    // copied out: a Float64Array needs an aligned start
+    const idents = new Float64Array(
+      bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + identBytes),
+    );
+    at += identBytes;
+    if (paths.length !== header.files || keys.length !== header.files || idents.length !== header.files * 3)
+      return undefined;
     const files = new Map<string, MemoFile>();
-    for (const [dir, entries] of json.dirs) {
-      const prefix = dir === "" ? "" : `${dir}/`;
-      for (const [name, key, ino, size, mtimeMs] of entries) {
-        const implied = key === 0 ? impliedKey(dir, name) : key;
-        if (implied === undefined) return undefined;
-        files.set(prefix + name, { key: implied, ident: [ino, size, mtimeMs] });
-      }
+    for (let i = 0; i < header.files; i++) {
+      const path = paths[i] as string;
+      const key = keys[i] === "" ? impliedKey(path) : keys[i];
+      if (key === undefined) return undefined;
+      files.set(path, { key, ident: [idents[3 * i] ?? 0, idents[3 * i + 1] ?? 0, idents[3 * i + 2] ?? 0] });
     }
     const sources = new Map<number, Map<string, MemoPackage>>();
-    for (const [index, packages] of json.sources)
-      sources.set(index, new Map(packages.map(([key, pkg]) => [key, packageFromJson(key, pkg)])));
+    for (const line of bytes.toString("utf8", at).split("\n")) {
+      if (line === "") continue;
+      const [index, key, json] = JSON.parse(line) as [number, string, PackageJson];
+      let packages = sources.get(index);
+      if (packages === undefined) {
+        packages = new Map();
+        sources.set(index, packages);
+      }
+      const pkg = packageFromJson(key, json);
+      packageLines.set(pkg, { index, line });
+      packages.set(key, pkg);
+    }
     return { out, renderer, files, sources };
   } catch {
     return undefined;
   }
 }
 
-/** Writes the memo (a temporary file renamed over the old one), piece by piece: the whole of it as
- *  one string would be the build's largest allocation. Files without identity are left out. */
+/** Writes the memo (a temporary file renamed over the old one), section by section. Files without
+ *  identity are left out. */
 export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
-  const dirs = new Map<string, string[]>();
+  const paths: string[] = [];
+  const keys: string[] = [];
+  const idents = new Float64Array(memo.files.size * 3);
   for (const [path, { key, ident }] of memo.files) {
     if (ident === undefined || key === "") continue;
-    const at = path.lastIndexOf("/");
-    const dir = at < 0 ? "" : path.slice(0, at);
-    const name = path.slice(at + 1);
-    const entries = dirs.get(dir) ?? [];
-    entries.push(JSON.stringify([name, impliedKey(dir, name) === key ? 0 : key, ...ident]));
-    dirs.set(dir, entries);
+    idents.set(ident, paths.length * 3);
+    paths.push(path);
+    keys.push(impliedKey(path) === key ? "" : key);
   }
+  const pathText = paths.join("\n");
+  const keyText = keys.join("\n");
+  const header: MemoHeader = {
+    format: FORMAT,
+    out: memo.out,
+    renderer: memo.renderer,
+    files: paths.length,
+    pathBytes: Buffer.byteLength(pathText),
+    keyBytes: Buffer.byteLength(keyText),
+  };
   const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
   await mkdir(join(file, ".."), { recursive: true });
   const fd = openSync(temp, "w");
   let open = true;
   try {
+    writeAll(fd, `${JSON.stringify(header)}\n`);
+    writeAll(fd, pathText);
+    writeAll(fd, keyText);
+    writeAll(fd, new Uint8Array(idents.buffer, 0, paths.length * 3 * 8));
     let chunk = "";
-    const put = (text: string) => {
-      chunk += text;
-      if (chunk.length > 1 << 20) {
-        writeSync(fd, chunk);
-        chunk = "";
-      }
-    };
-    put(
-      `{"format":${FORMAT},"out":${JSON.stringify(memo.out)},"renderer":${JSON.stringify(memo.renderer)},"dirs":[`,
-    );
-    let first = true;
-    for (const [dir, entries] of dirs) {
-      put(`${first ? "" : ","}[${JSON.stringify(dir)},[${entries.join(",")}]]`);
-      first = false;
-    }
-    dirs.clear();
-    put('],"sources":[');
-    first = true;
     for (const [index, packages] of memo.sources) {
-      put(`${first ? "" : ","}[${index},[`);
-      first = false;
-      let firstPackage = true;
       for (const [key, pkg] of packages) {
-        const json = packageToJson(key, pkg);
-        if (json === undefined) continue;
-        put(`${firstPackage ? "" : ","}${JSON.stringify([key, json])}`);
-        firstPackage = false;
+        const loaded = packageLines.get(pkg);
+        let line = loaded?.index === index ? loaded.line : undefined;
+        if (line === undefined) {
+          const json = packageToJson(key, pkg);
+          if (json === undefined) continue;
+          line = JSON.stringify([index, key, json]);
+        }
+        chunk += `${line}\n`;
+        if (chunk.length > 1 << 20) {
+          writeAll(fd, chunk);
+          chunk = "";
+        }
       }
-      put("]]");
     }
-    put("]}");
-    writeSync(fd, chunk);
+    writeAll(fd, chunk);
     closeSync(fd);
     open = false;
     await rename(temp, file);
@@ -190,6 +223,11 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
     if (open) closeSync(fd);
     await rm(temp, { force: true });
   }
+}
+
+function writeAll(fd: number, data: string | Uint8Array): void {
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  for (let done = 0; done < bytes.byteLength; ) done += writeSync(fd, bytes, done, bytes.byteLength - done);
 }
 
 export async function removeMemo(file: string): Promise<void> {
