@@ -1,5 +1,5 @@
-import { valid } from "@renovatebot/pep440";
 import { isScalar } from "yaml";
+import { isVersion } from "../python/pep440.js";
 import type { Field } from "./field.js";
 import { readVersionText } from "./version-text.js";
 
@@ -8,11 +8,17 @@ const MAX_LENGTH = 128;
 
 /**
  * A public PEP 440 version as Python packaging accepts it, in any of its permitted spellings (the
- * grammar is @renovatebot/pep440's). Not accepted here: a leading `v` and a `+local` part, since a
- * spec bound names a published version and `+` cannot appear in a tag.
+ * grammar is src/python/pep440.ts's). Not accepted here: a leading `v`, surrounding blanks and a `+local`
+ * part, since a spec bound names a published version and `+` cannot appear in a tag.
  */
 export function isPep440Version(text: string): boolean {
-  return text.length <= MAX_LENGTH && !/^v/i.test(text) && !text.includes("+") && valid(text) !== null;
+  return (
+    text.length <= MAX_LENGTH &&
+    !/^v/i.test(text) &&
+    text.trim() === text &&
+    !text.includes("+") &&
+    isVersion(text)
+  );
 }
 
 /** A version written in the spec that must be PEP 440 (a Python app's version bound). */

@@ -1,5 +1,5 @@
 import { compareVersions, matchVersion } from "@pkg/package";
-import { compare as comparePep440 } from "@renovatebot/pep440";
+import { compareVersionTexts as comparePep440 } from "../python/pep440.js";
 import { isPep440Version } from "./pep440.js";
 import type { Versions } from "./versions.js";
 
