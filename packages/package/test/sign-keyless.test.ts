@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeSampleTree } from "./support/fixture-tree.js";
 import { runPkg } from "./support/run-pkg.js";
-import { pushBundle } from "./support/signing.js";
+import { pushBundle, runCosign, writeKeyPair } from "./support/signing.js";
 
 // Keyless mode against a Fulcio-protocol certificate authority and a Rekor-protocol transparency
 // log on loopback (@sigstore/mock's services behind real HTTP servers), verified by pkg package
@@ -70,6 +70,27 @@ describe("keyless signing against a loopback certificate authority and transpare
     const verified = await runPkg(verifyArgs(`${repo}:1.0.0`));
     expect(verified.code, verified.stderr).toBe(0);
     expect(verified.stderr).toContain("(index)");
+
+    // the real cosign accepts it too, offline, trusting the loopback CA, its CT log and the log
+    const cosign = await runCosign(
+      [
+        "verify",
+        "--experimental-oci11",
+        "--offline",
+        "--certificate-identity",
+        IDENTITY,
+        "--certificate-oidc-issuer",
+        ISSUER,
+        `${repo}:1.0.0`,
+      ],
+      work.path,
+      {
+        SIGSTORE_ROOT_FILE: services.caRootPath,
+        SIGSTORE_CT_LOG_PUBLIC_KEY_FILE: services.ctLogPublicKeyPath,
+        SIGSTORE_REKOR_PUBLIC_KEY: services.logPublicKeyPath,
+      },
+    );
+    expect(cosign.code, cosign.stderr).toBe(0);
   });
 
   it("a wrong identity, a tampered manifest and a missing log entry each fail with their own message", async () => {
@@ -143,6 +164,30 @@ describe("keyless signing against a loopback certificate authority and transpare
     } finally {
       await other.stop();
     }
+  });
+
+  it("key mode with --log-upload records the signature in the log; cosign checks the entry against the log's key", async () => {
+    const repo = `${registry.host}/acme/key-logged`;
+    const keys = await writeKeyPair(work.path, "logged", "logged-pass-81");
+    const pushed = await pushBundle(
+      `${repo}:1.0.0`,
+      bundle,
+      ["--sign", "--key", keys.key, "--log-upload", "--log-url", services.logUrl],
+      { PKG_KEY_PASSWORD: "logged-pass-81" },
+    );
+    expect(pushed.report.signatures?.map((s) => s.status)).toEqual(["completed", "completed"]);
+    expect(
+      services.log.requests.filter((r) => r.url === "/api/v1/log/entries").length,
+    ).toBeGreaterThanOrEqual(2);
+    // no --insecure-ignore-tlog: cosign verifies the signed entry timestamp offline with the log's key
+    const cosign = await runCosign(
+      ["verify", "--key", keys.pub, "--experimental-oci11", "--offline", `${repo}:1.0.0`],
+      work.path,
+      { SIGSTORE_REKOR_PUBLIC_KEY: services.logPublicKeyPath },
+    );
+    expect(cosign.code, cosign.stderr).toBe(0);
+    expect(cosign.stderr).toContain("Existence of the claims in the transparency log was verified offline");
+    expect((await runPkg(["package", "verify", `${repo}:1.0.0`, "--key", keys.pub])).code).toBe(0);
   });
 
   it("refuses to start without an identity token (78) before anything is pushed", async () => {

@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync } from "node:crypto";
+import { createHash, createPublicKey, generateKeyPairSync, X509Certificate } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fulcioHandler, initializeCA, initializeCTLog, initializeTLog, rekorHandler } from "@sigstore/mock";
@@ -13,6 +13,12 @@ export interface SigstoreServices {
   logUrl: string;
   /** A Sigstore trusted root JSON file naming this CA, its CT log and the transparency log. */
   trustedRootPath: string;
+  /** The transparency log's public key, PEM (what cosign takes as SIGSTORE_REKOR_PUBLIC_KEY). */
+  logPublicKeyPath: string;
+  /** The CA's root certificate, PEM (cosign's SIGSTORE_ROOT_FILE). */
+  caRootPath: string;
+  /** The CA's certificate-transparency log key, PEM (cosign's SIGSTORE_CT_LOG_PUBLIC_KEY_FILE). */
+  ctLogPublicKeyPath: string;
   ca: TestServer;
   log: TestServer;
   /** An OIDC identity token (unsigned JWT: the test CA reads its claims) for `subject` from `issuer`. */
@@ -107,11 +113,29 @@ export async function startSigstoreServices(): Promise<SigstoreServices> {
     };
     const trustedRootPath = join(dir.path, "trusted_root.json");
     await writeFile(trustedRootPath, `${JSON.stringify(trustedRoot, null, 2)}\n`);
+    const logPublicKeyPath = join(dir.path, "log.pub");
+    await writeFile(logPublicKeyPath, logKeys.publicKey.export({ type: "spki", format: "pem" }));
+    const caRootPath = join(dir.path, "ca-root.pem");
+    await writeFile(
+      caRootPath,
+      new X509Certificate(Buffer.from(b64(ca.rootCertificate), "base64")).toString(),
+    );
+    const ctLogPublicKeyPath = join(dir.path, "ctlog.pub");
+    await writeFile(
+      ctLogPublicKeyPath,
+      createPublicKey({ key: Buffer.from(ctlog.publicKey), format: "der", type: "spki" }).export({
+        type: "spki",
+        format: "pem",
+      }),
+    );
     const log = logServer;
     return {
       caUrl: caServer.url,
       logUrl: log.url,
       trustedRootPath,
+      logPublicKeyPath,
+      caRootPath,
+      ctLogPublicKeyPath,
       ca: caServer,
       log,
       identityToken(subject, issuer) {
