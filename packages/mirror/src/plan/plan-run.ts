@@ -105,6 +105,7 @@ async function planRunOnce(loaded: LoadedSpec, options: PlanRunOptions): Promise
   const upstream = await listUpstream(spec.source, {
     http,
     specDir,
+    repoRoot: loaded.repoRoot,
     env,
     log,
     rateLimitMs: spec.concurrency?.rate_limit_ms ?? 0,
