@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type RunningRegistry, startRegistry, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publishPackage, script } from "./support/exec-packages.js";
+import { hostKey, publishPackage, script } from "./support/exec-packages.js";
 import { runPkg } from "./support/run-pkg.js";
 import { writeKeyPair } from "./support/signing.js";
 
@@ -60,6 +60,18 @@ describe("--verify-key on pkg exec and pkg package pull", () => {
     const again = await exec(home, ["--verify-key", other.pub, signed, "--", "true"]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/does not verify with the key/);
+  });
+
+  it("pkg package test's command sees none of the signing secrets either", async () => {
+    const result = await runPkg(["package", "test", "-i", signed, "-p", hostKey(), "--", "env"], {
+      env: { PKG_HOME: join(work.path, "home-test"), ...SECRETS },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^PATH=/m);
+    for (const [name, value] of Object.entries(SECRETS)) {
+      expect(result.stdout).not.toContain(`${name}=`);
+      expect(result.stdout).not.toContain(value);
+    }
   });
 
   it("pkg exec and pkg package pull refuse an unsigned package before installing or extracting it", async () => {
