@@ -10,24 +10,30 @@ import {
   startFaultProxy,
   startRegistry,
   type TempDir,
+  type TestServer,
   tempDir,
 } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { damageRepository, publish, writeIndex } from "../../package/test/support/cascade-repo.js";
+import { startForge } from "./support/forge.js";
 import { type SpecObject, spec } from "./support/spec-case.js";
 import { mirrorBin, pkgBin, tagDigestsOf } from "./support/sync-run.js";
 
 let registry: RunningRegistry;
 let proxy: FaultProxy;
 let work: TempDir;
+/** The spec's upstream (`acme/tool`): no release, so every published version lies outside the window. */
+let forge: TestServer;
 
 beforeAll(async () => {
   registry = await startRegistry();
   proxy = await startFaultProxy(registry.url);
+  forge = await startForge({ repo: "acme/tool", releases: [] });
   work = await tempDir("pkg-mirror-cascade-");
   await mkdir(join(work.path, ".git"));
 });
 afterAll(async () => {
+  await forge?.stop();
   await proxy?.stop();
   await registry?.stop();
   await work?.remove();
@@ -40,10 +46,10 @@ async function writeSpec(name: string, repository: string, extra: SpecObject = {
   return name;
 }
 
-function pipeline(args: string[]): Promise<CliResult> {
+function pipeline(args: string[], forgeUrl = forge.url): Promise<CliResult> {
   return runCli(mirrorBin, ["package", "pipeline", ...args], {
     cwd: work.path,
-    env: { PKG_ANNOUNCE_TOKEN: "" },
+    env: { PKG_ANNOUNCE_TOKEN: "", PKG_FORGEONE_API_URL: forgeUrl },
   });
 }
 
@@ -152,6 +158,23 @@ describe("pkg-mirror package pipeline cascade", () => {
     const refused = await pipeline(["cascade", "--spec", off]);
     expect(refused.code).toBe(64);
     expect(refused.stderr).toContain("cascade: false");
+  });
+
+  it("a source that fails to list fails the plan with 69 before anything is written", async () => {
+    const target = repo("acme/unplanned");
+    await publish(target, "1.0.0_20250101000000", ["linux/amd64"], false);
+    const file = await writeSpec("unplanned.yml", "acme/unplanned");
+    const before = await tagDigestsOf(target);
+    // a forge that does not serve the spec's repository answers its release listing 404
+    const elsewhere = await startForge({ repo: "acme/elsewhere", releases: [] });
+    try {
+      const result = await pipeline(["cascade", "--spec", file], elsewhere.url);
+      expect(result.code, result.stderr).toBe(69);
+      expect(result.stderr).toContain("404");
+      expect(await tagDigestsOf(target)).toEqual(before);
+    } finally {
+      await elsewhere.stop();
+    }
   });
 
   it("a repair whose writes the registry refuses is exit 1", async () => {

@@ -32,20 +32,27 @@ export function pipelineCascadeCommand() {
 Every rolling tag (X.Y.Z, X.Y, X, latest, variant names) is checked against the fold of the
 leaf versions (their build tags) and each wrong one rewritten once, read back: statuses ok,
 missing, stale, duplicate, orphan and outcomes written, raced, refused, failed as pkg package
-cascade repair --help describes them. A repair that moved tags updates the published summary
+cascade repair --help describes them. The spec's version window is planned first (upstream
+listed once, as pipeline plan does): a version of the window that is not whole (a wanted platform
+not published, or not publishable) is left out of the fold, as with pkg package cascade repair
+--exclude-version, so a partial version keeps its build tag only, as pipeline push left it; an
+alias holding its manifests is re-pointed without them. Versions outside the window are judged
+by what is published. A repair that moved tags updates the published summary
 and, with an announce block, announces exactly those tags (PKG_ANNOUNCE_TOKEN missing: a
 notice); a healthy run writes and announces nothing; a dry run never announces.
 Exit codes: 0 nothing left to repair; 65 findings remain (unrepairable, raced, or any in a dry
 run); 1 the repair failed to write or the announce failed (before 65); 64 usage, or a spec with
-cascade: false; 69/75/80 registry failures while reading.`,
+cascade: false; 69 the source or the registry unavailable while planning (nothing written);
+69/75/80 registry failures while reading.`,
     )
     .action(async (options) => {
       const log = stderrLogger();
-      const { spec } = await loadRunnableSpec(options.spec, options.repoRoot, log);
+      const { loaded, spec } = await loadRunnableSpec(options.spec, options.repoRoot, log);
       const env = process.env;
       const http = createHttpClient({ env, userAgent: "pkg-mirror" });
       try {
         const { repair, announce } = await cascadeStep({
+          loaded,
           spec,
           target: openSpecTarget(spec, { layout: options.layout, env }),
           dryRun: options.dryRun === true,
