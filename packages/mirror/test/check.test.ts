@@ -14,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { forgeRelease, startForge } from "./support/forge.js";
 import { publishIndexes } from "./support/publish-indexes.js";
+import { startSimpleIndex } from "./support/simple-index.js";
 import { pythonSpec } from "./support/spec-case.js";
+import { buildWheel } from "./support/wheels.js";
 
 const bin = fileURLToPath(new URL("../bin/pkg-mirror.js", import.meta.url));
 
@@ -198,10 +200,30 @@ describe("pkg-mirror package check", () => {
     );
   });
 
-  it("refuses a Python source with exit 82", async () => {
-    const yaml = pythonSpec({ target: { registry: registry.host, repository: "acme/pycowsay" } });
-    const result = await check("py.yml", yaml);
-    expect(result.stderr).toContain("source type pypi is not supported by this command");
-    expect(result.code).toBe(82);
+  it("lists a pypi source's non-yanked versions from its index (the first that has the project)", async () => {
+    const wheelDir = join(work.path, "wheels");
+    await mkdir(wheelDir, { recursive: true });
+    const files = [
+      { wheel: await buildWheel(wheelDir, { name: "pycowsay", version: "0.0.0.1" }) },
+      { wheel: await buildWheel(wheelDir, { name: "pycowsay", version: "0.0.0.2" }) },
+      { wheel: await buildWheel(wheelDir, { name: "pycowsay", version: "0.1.0" }), yanked: true },
+    ];
+    const empty = await startSimpleIndex({ flavour: "json", projects: {} });
+    const index = await startSimpleIndex({ flavour: "html", projects: { pycowsay: files } });
+    try {
+      const yaml = pythonSpec({
+        target: { registry: registry.host, repository: "acme/pycowsay" },
+        source: { type: "pypi", indexes: [{ url: empty.base }, { url: index.base }] },
+      });
+      const result = await check("py.yml", yaml, ["--format", "json"]);
+      expect(result.stderr).toContain(`${empty.base}pycowsay/: 404, trying the next index`);
+      expect(result.code).toBe(0);
+      const report = JSON.parse(result.stdout);
+      expect(report.upstream_versions).toBe(2);
+      expect(report.rows.map((r: { version: string }) => r.version)).toEqual(["0.0.0.2", "0.0.0.1"]);
+    } finally {
+      await empty.stop();
+      await index.stop();
+    }
   });
 });
