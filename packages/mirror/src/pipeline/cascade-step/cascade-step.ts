@@ -57,8 +57,9 @@ export async function cascadeStep(options: CascadeStepOptions): Promise<CascadeS
     // a repair trusts the registry's indexes, never the published summary it may itself correct
     verifyPublished: true,
   });
-  const incomplete = incompleteVersions(run.rows, run.columns);
   const observer = observeIndexes(options.target);
+  const tags = new Set(await observer.target.listTags());
+  const incomplete = incompleteVersions(run.rows, run.columns, tags);
   const repair = await repairCascade(observer.target, { dryRun: options.dryRun, incomplete, log });
   if (repair.dry_run || repair.moved_tags.length === 0) return { repair };
   await updatePublishedSummary(options.target, observer, log);

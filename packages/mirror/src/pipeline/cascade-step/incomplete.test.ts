@@ -31,7 +31,7 @@ describe("incompleteVersions", () => {
         "musl:linux/amd64": "untagged",
       }),
     ];
-    expect([...incompleteVersions(rows, columns)].sort()).toEqual([
+    expect([...incompleteVersions(rows, columns, new Set())].sort()).toEqual([
       "1.2.0",
       "1.4.0",
       "musl-1.1.0",
@@ -39,8 +39,22 @@ describe("incompleteVersions", () => {
     ]);
   });
 
+  it("leaves a version with its exact tag in the fold: a platform the spec added since does not make it partial", () => {
+    const rows = [
+      row("1.4.0", { "linux/amd64": "published", "linux/arm64": "missing" }),
+      row("1.3.0", { "linux/amd64": "published", "linux/arm64": "missing" }),
+    ];
+    expect([...incompleteVersions(rows, columns, new Set(["1.4.0", "1.4", "1", "latest"]))]).toEqual([
+      "1.3.0",
+    ]);
+  });
+
   it("a window of whole versions holds nothing out; a text outside the version grammar is skipped", () => {
-    expect(incompleteVersions([row("1.0.0", { "linux/amd64": "published" })], columns).size).toBe(0);
-    expect(incompleteVersions([row("nightly", { "linux/amd64": "missing" })], columns).size).toBe(0);
+    expect(incompleteVersions([row("1.0.0", { "linux/amd64": "published" })], columns, new Set()).size).toBe(
+      0,
+    );
+    expect(incompleteVersions([row("nightly", { "linux/amd64": "missing" })], columns, new Set()).size).toBe(
+      0,
+    );
   });
 });
