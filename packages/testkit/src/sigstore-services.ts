@@ -1,7 +1,6 @@
 import { createHash, createPublicKey, generateKeyPairSync, X509Certificate } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fulcioHandler, initializeCA, initializeCTLog, initializeTLog, rekorHandler } from "@sigstore/mock";
 import { startHttpServer, type TestServer } from "./http-server.js";
 import { type TempDir, tempDir } from "./temp-dir.js";
 
@@ -59,6 +58,12 @@ const b64url = (text: string) => Buffer.from(text).toString("base64url");
  * entry timestamp and an inclusion proof) and writes the trusted root verifiers need.
  */
 export async function startSigstoreServices(): Promise<SigstoreServices> {
+  // loaded here, from the modules that hold them: the package's entry also loads nock, which would
+  // patch node:http in every test process that imports the testkit
+  const { fulcioHandler, initializeCA, initializeCTLog } = await import(
+    "@sigstore/mock/dist/fulcio/index.js"
+  );
+  const { initializeTLog, rekorHandler } = await import("@sigstore/mock/dist/rekor/index.js");
   const dir: TempDir = await tempDir("sigstore-");
   const caKeys = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const logKeys = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
