@@ -216,6 +216,27 @@ describe("key references and secrets", () => {
     expect(pasted.stderr).not.toContain(keys.privatePem.split("\n")[1] ?? "");
   });
 
+  it("signs with a key cosign generated (its own encrypted format) with PKG_KEY_PASSWORD; cosign verifies", async () => {
+    const repo = `${registry.host}/acme/cosign-key`;
+    await pushBundle(`${repo}:1.0.0`, bundle);
+    const key = join(cosignHome, "cosign.key");
+    const wrong = await runPkg(["package", "sign", `${repo}:1.0.0`, "--key", key], {
+      env: { PKG_KEY_PASSWORD: "not-the-cosign-pass" },
+    });
+    expect(wrong.code).toBe(65);
+    expect(wrong.stderr).toMatch(/cannot be decrypted with PKG_KEY_PASSWORD/);
+    const signed = await runPkg(["package", "sign", `${repo}:1.0.0`, "--key", key], {
+      env: { PKG_KEY_PASSWORD: COSIGN_PASSWORD },
+    });
+    expect(signed.code, signed.stderr).toBe(0);
+    expect(`${signed.stdout}${signed.stderr}`).not.toContain(COSIGN_PASSWORD);
+    const cosign = await runCosign(
+      ["verify", "--key", "cosign.pub", "--experimental-oci11", "--insecure-ignore-tlog", `${repo}:1.0.0`],
+      cosignHome,
+    );
+    expect(cosign.code, cosign.stderr).toBe(0);
+  });
+
   it("signs with an Ed25519 key as cosign does, and pkg package sign adds a signature to a published tag", async () => {
     const ed = await writeKeyPair(work.path, "ed", PASSPHRASE, "ed25519");
     const repo = `${registry.host}/acme/ed`;

@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
 import { ExitCode, PkgError, registerSecret } from "@pkg/common";
+import { decryptCosignKey, isCosignEncryptedKey } from "./cosign-key.js";
 
 /** The key types cosign signs and verifies images with that pkg supports. */
 export type KeyAlgorithm = "ecdsa-p256" | "ed25519";
@@ -22,24 +23,21 @@ function algorithmOf(key: KeyObject, what: string): KeyAlgorithm {
 }
 
 /**
- * A private key from PEM (PKCS#8, encrypted PKCS#8 or SEC1), decrypted with `passphrase` when it
- * is encrypted. Errors name `what` (the reference), never the key or the passphrase.
+ * A private key from PEM (PKCS#8, encrypted PKCS#8, SEC1, or cosign's own encrypted format),
+ * decrypted with `passphrase` when it is encrypted. Errors name `what` (the reference), never the key or the passphrase.
  */
 export function loadSigningKey(pem: string, passphrase: string | undefined, what: string): SigningKey {
   if (passphrase) registerSecret(passphrase);
   let key: KeyObject;
   try {
-    key = createPrivateKey({ key: pem, format: "pem", ...(passphrase ? { passphrase } : {}) });
+    key = isCosignEncryptedKey(pem)
+      ? decryptCosignKey(pem, passphrase, what)
+      : createPrivateKey({ key: pem, format: "pem", ...(passphrase ? { passphrase } : {}) });
   } catch (error) {
+    if (error instanceof PkgError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? "";
     if (code === "ERR_MISSING_PASSPHRASE" || (/encrypted/i.test(pem) && !passphrase)) {
       throw new PkgError(ExitCode.Config, `${what} is encrypted and PKG_KEY_PASSWORD is unset or empty`);
-    }
-    if (/ENCRYPTED (SIGSTORE|COSIGN) PRIVATE KEY/.test(pem)) {
-      throw new PkgError(
-        ExitCode.Data,
-        `${what} is in cosign's own encrypted format; export it as PKCS#8 PEM (openssl pkcs8) to sign with pkg`,
-      );
     }
     throw new PkgError(
       ExitCode.Data,
