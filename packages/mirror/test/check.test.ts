@@ -214,6 +214,8 @@ describe("pkg-mirror package check", () => {
       const yaml = pythonSpec({
         target: { registry: registry.host, repository: "acme/pycowsay" },
         source: { type: "pypi", indexes: [{ url: empty.base }, { url: index.base }] },
+        wheels: { "linux/amd64": null, "linux/arm64+libc.musl": null },
+        platforms: { "linux/amd64": { runner: "x" }, "linux/arm64": { runner: "y" } },
       });
       const result = await check("py.yml", yaml, ["--format", "json"]);
       expect(result.stderr).toContain(`${empty.base}pycowsay/: 404, trying the next index`);
@@ -221,6 +223,18 @@ describe("pkg-mirror package check", () => {
       const report = JSON.parse(result.stdout);
       expect(report.upstream_versions).toBe(2);
       expect(report.rows.map((r: { version: string }) => r.version)).toEqual(["0.0.0.2", "0.0.0.1"]);
+      // one column per wheels key, as written
+      const text = await check("py.yml", yaml);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toBe(
+        [
+          "version  linux/amd64  linux/arm64+libc.musl",
+          "0.0.0.2  new          new",
+          "0.0.0.1  new          new",
+          "2 versions: 4 new",
+          "",
+        ].join("\n"),
+      );
     } finally {
       await empty.stop();
       await index.stop();

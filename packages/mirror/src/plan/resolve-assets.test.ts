@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { UpstreamVersion } from "../sources/types.js";
 import {
   type AssetResolution,
+  type AssetSet,
   ambiguityError,
   assetSets,
   compileAssetSet,
@@ -160,5 +161,39 @@ describe("assetSets", () => {
       { label: "gnu", assets: { "linux/amd64": ["gnu"] } },
       { variant: "musl", label: "musl", assets: { "linux/amd64+libc.musl": ["musl"] } },
     ]);
+  });
+});
+
+describe("a Python source's set", () => {
+  const set = compileAssetSet(
+    assetSets({
+      source: { type: "pypi", package: "hello", indexes: [{ url: "https://index.example/simple/" }] },
+      wheels: { "linux/amd64": ["any"], "linux/arm64+libc.musl": ["musllinux", "any"] },
+    })[0] as AssetSet,
+  );
+
+  it("has one column per wheels key and no regexes", () => {
+    expect(set.wheels).toBe(true);
+    expect(set.platforms.map((p) => [p.platform, p.patterns.length])).toEqual([
+      ["linux/amd64", 0],
+      ["linux/arm64+libc.musl", 0],
+    ]);
+  });
+
+  it("resolves every key to the app's first wheel, else its first file, else absent", () => {
+    const sdist = { name: "hello-1.0.tar.gz", url: "https://f/1" };
+    const wheel = {
+      name: "hello-1.0-py3-none-any.whl",
+      url: "https://f/2",
+      digest: `sha256:${"b".repeat(64)}`,
+    };
+    const states = (assets: UpstreamVersion["assets"]) =>
+      Object.fromEntries(resolveAssets({ version: "1.0", prerelease: false, assets }, set));
+    expect(states([sdist, wheel])).toEqual({
+      "linux/amd64": { state: "resolved", asset: wheel },
+      "linux/arm64+libc.musl": { state: "resolved", asset: wheel },
+    });
+    expect(states([sdist])["linux/amd64"]).toEqual({ state: "resolved", asset: sdist });
+    expect(states([])["linux/arm64+libc.musl"]).toEqual({ state: "absent" });
   });
 });

@@ -4,6 +4,7 @@ import type { UpstreamAsset, UpstreamVersion } from "../sources/types.js";
 import type { AssetsSpec } from "../spec/assets.js";
 import type { MirrorSpec } from "../spec/mirror-spec.js";
 import { compileRegex } from "../spec/regex.js";
+import { PYTHON_SOURCE_TYPES } from "../spec/source.js";
 
 /**
  * One asset set of a spec: the top-level `assets`, or one variant's. `variant` is the tag prefix
@@ -14,12 +15,19 @@ export interface AssetSet {
   variant?: string;
   label: string;
   assets: AssetsSpec;
+  /**
+   * A Python source's one set: its platforms are the `wheels` keys (no regexes), and each resolves
+   * to the version's app distribution (see `resolveAssets`).
+   */
+  wheels?: true;
 }
 
 /** A platform's regexes, compiled once per run. */
 export interface CompiledAssetSet {
   variant?: string;
   label: string;
+  /** As `AssetSet.wheels`. */
+  wheels?: true;
   platforms: ReadonlyArray<{ platform: string; patterns: readonly RE2JS[] }>;
 }
 
@@ -30,8 +38,15 @@ export type AssetResolution =
   /** Two or more distinct asset names matched; `candidates` in the order the upstream lists them. */
   | { state: "ambiguous"; candidates: string[] };
 
-/** The asset sets of a spec: each variant (the default one unprefixed), else the top-level `assets`. */
-export function assetSets(spec: Pick<MirrorSpec, "assets" | "variants">): AssetSet[] {
+/**
+ * The asset sets of a spec: each variant (the default one unprefixed), else the top-level `assets`;
+ * for a Python source (`pylock`, `pypi`), one set of its `wheels` keys.
+ */
+export function assetSets(spec: Pick<MirrorSpec, "assets" | "variants" | "wheels" | "source">): AssetSet[] {
+  if (spec.source !== undefined && PYTHON_SOURCE_TYPES.includes(spec.source.type)) {
+    const keys = Object.keys(spec.wheels ?? {});
+    return [{ label: "default", assets: Object.fromEntries(keys.map((key) => [key, []])), wheels: true }];
+  }
   if (spec.variants) {
     return spec.variants.map((v) =>
       v.default || v.name === undefined
@@ -57,7 +72,12 @@ export function compileAssetSet(set: AssetSet): CompiledAssetSet {
       return compiled;
     }),
   }));
-  return { ...(set.variant === undefined ? {} : { variant: set.variant }), label: set.label, platforms };
+  return {
+    ...(set.variant === undefined ? {} : { variant: set.variant }),
+    label: set.label,
+    ...(set.wheels ? { wheels: true as const } : {}),
+    platforms,
+  };
 }
 
 /**
@@ -68,6 +88,13 @@ export function compileAssetSet(set: AssetSet): CompiledAssetSet {
  */
 export function resolveAssets(version: UpstreamVersion, set: CompiledAssetSet): Map<string, AssetResolution> {
   const resolved = new Map<string, AssetResolution>();
+  if (set.wheels) {
+    const app = appDistribution(version);
+    for (const { platform } of set.platforms) {
+      resolved.set(platform, app === undefined ? { state: "absent" } : { state: "resolved", asset: app });
+    }
+    return resolved;
+  }
   for (const { platform, patterns } of set.platforms) {
     const matches = version.assets.filter((asset) => patterns.some((pattern) => pattern.test(asset.name)));
     const names = [...new Set(matches.map((asset) => asset.name))];
@@ -77,6 +104,16 @@ export function resolveAssets(version: UpstreamVersion, set: CompiledAssetSet): 
     else resolved.set(platform, { state: "ambiguous", candidates: names });
   }
   return resolved;
+}
+
+/**
+ * The file standing for a Python version in every `wheels` key's pair: the app's first wheel, else
+ * its first file (an sdist). Which wheels a key publishes is decided from the version's lock when it
+ * is built; a version is listed only with a file, so its pairs resolve (a `pylock` app locked
+ * without a file has none: absent).
+ */
+function appDistribution(version: UpstreamVersion): UpstreamAsset | undefined {
+  return version.assets.find((asset) => asset.name.endsWith(".whl")) ?? version.assets[0];
 }
 
 /** An ambiguity as data for reports. */
