@@ -1,4 +1,5 @@
-import { lstat, realpath, rm } from "node:fs/promises";
+import { rmSync } from "node:fs";
+import { lstat, realpath } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
 import { loadCatalogConfig } from "../config/load.js";
@@ -375,7 +376,7 @@ async function build(options: BuildOptions): Promise<BuildReport> {
         cause: error,
       });
     } finally {
-      if (!journaled || committed) await rm(stage, { recursive: true, force: true });
+      if (!journaled || committed) rmSync(stage, { recursive: true, force: true });
     }
   } else {
     ({ result, writer } = await withAtomicOutput(outDir, async (temp) => {
