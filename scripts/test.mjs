@@ -77,7 +77,9 @@ function ensureGoTools() {
   const missing = Object.entries(goTools).filter(([name]) => !existsSync(join(goBin, name)));
   if (missing.length === 0) return;
   if (spawnSync("go", ["version"], { stdio: "ignore" }).status !== 0) {
-    console.error(`These tools are built with Go, which is missing: install Go 1.22 or newer (apt-get install golang), then run again: ${missing.map(([, m]) => m).join(" ")}`);
+    console.error(
+      `These tools are built with Go, which is missing: install Go 1.25 or newer (cosign and the referrers registry need it), then run again: ${missing.map(([, m]) => m).join(" ")}`,
+    );
     process.exit(1);
   }
   for (const [name, module] of missing) {
