@@ -21,10 +21,12 @@ import {
   pendingMemoFile,
   writeJournal,
 } from "./commit-journal.js";
+import { checkIdentities } from "./identity-check.js";
 import { IndexMirror, keptOutputs } from "./index-mirror.js";
 import {
   type BuildMemo,
   dropChangedFiles,
+  dropFiles,
   loadMemo,
   type MemoPackage,
   memoFile,
@@ -313,9 +315,16 @@ async function build(options: BuildOptions): Promise<BuildReport> {
     if (own?.renderer === renderer) previous = own;
     else if (other?.renderer === renderer) linkFrom = other;
   } else if (existing !== undefined) {
-    previous = await loadMemo(memoFile(memoDir, existing), existing, renderer);
-    // an output mostly changed since (restored from a copy, say) is built anew and swapped in
-    if (previous !== undefined && dropChangedFiles(previous) > previous.files.size / 2) previous = undefined;
+    const file = memoFile(memoDir, existing);
+    const identities = checkIdentities(file, existing);
+    previous = await loadMemo(file, existing, renderer);
+    if (previous === undefined) identities.stop();
+    else {
+      const changed = await identities.changed;
+      const dropped = changed === undefined ? dropChangedFiles(previous) : dropFiles(previous, changed);
+      // an output mostly changed since (restored from a copy, say) is built anew and swapped in
+      if (dropped > previous.files.size / 2) previous = undefined;
+    }
   }
   const base = {
     config,

@@ -61,7 +61,7 @@ const FORMAT = 4;
  * in a few calls each: a JSON array per file made loading and saving the memo of a 10,000-package
  * site take most of a rebuild.
  */
-interface MemoHeader {
+export interface MemoHeader {
   format: number;
   out: string;
   renderer: string;
@@ -115,6 +115,31 @@ export function memoFile(cacheDir: string, out: string): string {
   return join(cacheDir, "builds", `${createHash("sha256").update(out).digest("hex").slice(0, 32)}.json`);
 }
 
+/** The files of a memo file as its columns (paths, keys, identities), and where its packages
+ *  start; undefined when it is not a memo of this format. */
+export function memoColumns(
+  bytes: Buffer,
+):
+  | { header: MemoHeader; paths: string[]; keys: string[]; idents: Float64Array; packagesAt: number }
+  | undefined {
+  const headerEnd = bytes.indexOf(10);
+  const header = JSON.parse(bytes.toString("utf8", 0, headerEnd)) as MemoHeader;
+  if (header?.format !== FORMAT) return undefined;
+  const pathsAt = headerEnd + 1;
+  const keysAt = pathsAt + header.pathBytes;
+  const identsAt = keysAt + header.keyBytes;
+  const packagesAt = identsAt + header.files * 3 * 8;
+  const paths = bytes.toString("utf8", pathsAt, keysAt).split("\n");
+  const keys = bytes.toString("utf8", keysAt, identsAt).split("\n");
+  // copied out: a Float64Array needs an aligned start
+  const idents = new Float64Array(
+    bytes.buffer.slice(bytes.byteOffset + identsAt, bytes.byteOffset + packagesAt),
+  );
+  if (paths.length !== header.files || keys.length !== header.files || idents.length !== header.files * 3)
+    return undefined;
+  return { header, paths, keys, idents, packagesAt };
+}
+
 /** The memo of `out`, or undefined when there is none usable (missing, unreadable, another format,
  *  another output or another renderer). */
 export async function loadMemo(file: string, out: string, renderer: string): Promise<BuildMemo | undefined> {
@@ -125,22 +150,10 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
     return undefined;
   }
   try {
-    const headerEnd = bytes.indexOf(10);
-    const header = JSON.parse(bytes.toString("utf8", 0, headerEnd)) as MemoHeader;
-    if (header?.format !== FORMAT || header.out !== out || header.renderer !== renderer) return undefined;
-    const pathsAt = headerEnd + 1;
-    const keysAt = pathsAt + header.pathBytes;
-    let at = keysAt + header.keyBytes;
-    const paths = bytes.toString("utf8", pathsAt, keysAt).split("\n");
-    const keys = bytes.toString("utf8", keysAt, at).split("\n");
-    const identBytes = header.files * 3 * 8;
-    // copied out: a Float64Array needs an aligned start
-    const idents = new Float64Array(
-      bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + identBytes),
-    );
-    at += identBytes;
-    if (paths.length !== header.files || keys.length !== header.files || idents.length !== header.files * 3)
-      return undefined;
+    const columns = memoColumns(bytes);
+    if (columns === undefined) return undefined;
+    const { header, paths, keys, idents, packagesAt } = columns;
+    if (header.out !== out || header.renderer !== renderer) return undefined;
     const files = new Map<string, MemoFile>();
     for (let i = 0; i < header.files; i++) {
       const path = paths[i] as string;
@@ -149,7 +162,7 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
       files.set(path, { key, ident: [idents[3 * i] ?? 0, idents[3 * i + 1] ?? 0, idents[3 * i + 2] ?? 0] });
     }
     const sources = new Map<number, Map<string, MemoPackage>>();
-    for (const line of bytes.toString("utf8", at).split("\n")) {
+    for (const line of bytes.toString("utf8", packagesAt).split("\n")) {
       if (line === "") continue;
       const [index, key, json] = JSON.parse(line) as [number, string, PackageJson];
       let packages = sources.get(index);
@@ -249,7 +262,13 @@ export function dropChangedFiles(memo: BuildMemo): number {
   return dropped;
 }
 
-function sameIdent(path: string, [ino, size, mtimeMs]: FileIdent): boolean {
+/** dropChangedFiles with the paths found changed elsewhere (see identity-check.ts). */
+export function dropFiles(memo: BuildMemo, changed: readonly string[]): number {
+  for (const path of changed) if (memo.files.has(path)) memo.files.set(path, { key: "" });
+  return changed.length;
+}
+
+export function sameIdent(path: string, [ino, size, mtimeMs]: FileIdent): boolean {
   const stats = lstatSync(path, { throwIfNoEntry: false });
   return stats?.isFile() === true && stats.ino === ino && stats.size === size && stats.mtimeMs === mtimeMs;
 }
