@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { chmod, copyFile, mkdir, writeFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { silentLogger } from "@pkg/common";
@@ -12,6 +12,9 @@ import { loadMirrorSpec } from "../src/spec/loader.js";
 import { forgeRelease, startForge } from "./support/forge.js";
 import { planSchemaValidator } from "./support/plan-schema.js";
 import { publishIndexes } from "./support/publish-indexes.js";
+import { uvBinary } from "./support/python-tools.js";
+import { type SimpleIndex, startSimpleIndex } from "./support/simple-index.js";
+import { buildWheel } from "./support/wheels.js";
 
 const fixtures = fileURLToPath(new URL("../../../../shared/fixtures/mirror-specs/", import.meta.url));
 const files = readdirSync(fixtures).filter((name) => name.endsWith(".yml"));
@@ -67,6 +70,9 @@ let http: PooledHttpClient;
 let validate: (document: unknown) => void;
 const forges = new Map<string, TestServer>();
 let bin: string;
+/** pypi.yml's index, on loopback instead of the public one: pycowsay and its `cli` extra's dependency. */
+let pypiIndex: SimpleIndex;
+let uv: string;
 
 beforeAll(async () => {
   work = await tempDir("pkg-mirror-plan-fixtures-");
@@ -93,6 +99,24 @@ beforeAll(async () => {
   await writeFile(join(bin, "index.json"), JSON.stringify(NODE_INDEX));
   await writeFile(join(bin, "uv"), `#!/bin/sh\ncat "${join(bin, "index.json")}"\n`);
   await chmod(join(bin, "uv"), 0o755);
+  uv = await uvBinary();
+  const wheelDir = join(work.path, "wheels");
+  await mkdir(wheelDir);
+  const pycowsay = (version: string) =>
+    buildWheel(wheelDir, {
+      name: "pycowsay",
+      version,
+      requires: ['colorama; extra == "cli"'],
+      files: { "pycowsay/__init__.py": "" },
+      consoleScripts: { pycowsay: "pycowsay.main:main" },
+    });
+  pypiIndex = await startSimpleIndex({
+    flavour: "json",
+    projects: {
+      pycowsay: [{ wheel: await pycowsay("0.0.0.1") }, { wheel: await pycowsay("0.0.0.2") }],
+      colorama: [{ wheel: await buildWheel(wheelDir, { name: "colorama", version: "0.4.6" }) }],
+    },
+  });
   // an earlier run published cmake 3.30.0 for linux/amd64 only: it is backfilled
   await publishIndexes(openRegistry({ host: registry.host, repository: "cmake" }), [
     { tags: ["3.30.0_20250101120000"], platforms: ["linux/amd64"] },
@@ -101,6 +125,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const forge of forges.values()) await forge.stop();
+  await pypiIndex?.stop();
   await http?.close();
   await registry?.stop();
   await work?.remove();
@@ -114,13 +139,28 @@ async function placed(name: string): Promise<string> {
   return join(dir, name);
 }
 
-/** Plans a fixture in process against the loopback forge of its repository and the local registry. */
-async function planFixture(name: string) {
+const plans = new Map<string, ReturnType<typeof planOnce>>();
+
+/** Plans a fixture (once) in process against the loopback forge of its repository and the local registry. */
+function planFixture(name: string): ReturnType<typeof planOnce> {
+  let plan = plans.get(name);
+  if (plan === undefined) {
+    plan = planOnce(name);
+    plans.set(name, plan);
+  }
+  return plan;
+}
+
+async function planOnce(name: string) {
   const loaded = await loadMirrorSpec(await placed(name), { repoRoot: work.path });
   const { source, target } = loaded.spec;
+  // the fixture names no index (the public one): its project is served on loopback
+  if (source?.type === "pypi") source.indexes = [{ url: pypiIndex.base }];
   const repo = source?.type === "forgeone_release" ? `${source.owner}/${source.repo}` : undefined;
   const env = {
     PATH: `${bin}:${process.env.PATH ?? ""}`,
+    HOME: work.path,
+    PKG_MIRROR_UV: uv,
     ...(repo === undefined ? {} : { PKG_FORGEONE_API_URL: forges.get(repo)?.url }),
   };
   return planPipeline(loaded, {
@@ -128,7 +168,8 @@ async function planFixture(name: string) {
     log: silentLogger,
     http,
     target: openRegistry({ host: registry.host, repository: target?.repository ?? "" }, { env: {} }),
-    python: { locksDir: join(work.path, "locks") },
+    pythonSources: true,
+    python: { locksDir: join(work.path, "locks"), planDir: work.path },
   });
 }
 
@@ -137,15 +178,12 @@ describe("plan.json of every published-style fixture spec", () => {
     expect(files).toEqual(expect.arrayContaining(["full-platforms.yml", "container-libc.yml", "pypi.yml"]));
   });
 
-  it.each(files.filter((name) => name !== "pypi.yml"))(
-    "%s validates against pkg-mirror schema plan",
-    async (name) => {
-      const { document } = await planFixture(name);
-      validate(document);
-      expect(document.versions.length).toBeGreaterThan(0);
-      expect(Object.keys(document.legs).length).toBeGreaterThan(0);
-    },
-  );
+  it.each(files)("%s validates against pkg-mirror schema plan", async (name) => {
+    const { document } = await planFixture(name);
+    validate(document);
+    expect(document.versions.length).toBeGreaterThan(0);
+    expect(Object.keys(document.legs).length).toBeGreaterThan(0);
+  });
 
   it("full-platforms.yml: 3.30.0 is backfilled around its published platform, 3.31.0 is new", async () => {
     const { document } = await planFixture("full-platforms.yml");
@@ -167,11 +205,14 @@ describe("plan.json of every published-style fixture spec", () => {
     );
   });
 
-  it("pypi.yml is not planned yet: the Python sources' planning (derived locks under --locks-dir) is refused with 82", async () => {
-    await expect(planFixture("pypi.yml")).rejects.toMatchObject({
-      exitCode: 82,
-      message:
-        "source type pypi is not supported by this command yet; it lists forgeone_release and url_index sources",
-    });
+  it("pypi.yml: each version's lock is derived with uv (extras included) and named relative to the plan's directory", async () => {
+    const { document } = await planFixture("pypi.yml");
+    expect(document.versions.map((v) => [v.source_version, v.platforms, v.pylock])).toEqual([
+      ["0.0.0.1", ["linux/amd64", "linux/arm64"], "locks/pylock.pycowsay-0-0-0-1.toml"],
+      ["0.0.0.2", ["linux/amd64", "linux/arm64"], "locks/pylock.pycowsay-0-0-0-2.toml"],
+    ]);
+    const lock = await readFile(join(work.path, "locks/pylock.pycowsay-0-0-0-2.toml"), "utf8");
+    expect(lock).toContain('name = "colorama"');
+    expect(lock).toContain('requires-python = ">=3.13"');
   });
 });

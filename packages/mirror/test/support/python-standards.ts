@@ -1,8 +1,7 @@
 // The rows of test/data/python/packaging-table.json (what Python's `packaging` answers, written by
 // test/data/python/generate.py) and our TypeScript standards' answer to each: a row where they
 // differ is returned as one line, so a test can show every disagreement at once.
-import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { runCommand } from "@pkg/testkit";
 import {
@@ -24,51 +23,17 @@ import {
 import { parsePylock } from "../../src/python/pylock.js";
 import { parseSpecifierSet, specifierSetContains } from "../../src/python/specifier.js";
 import { formatTag, parseWheelFilename, supportedTags } from "../../src/python/tags.js";
+import { packagingPath } from "./python-tools.js";
 
 export const TABLE_PATH = fileURLToPath(new URL("../data/python/packaging-table.json", import.meta.url));
 export const GENERATOR_PATH = fileURLToPath(new URL("../data/python/generate.py", import.meta.url));
-export const PACKAGING = "packaging==26.4";
-const cache = fileURLToPath(
-  new URL("../../../../node_modules/.cache/pkg-python-packaging/", import.meta.url),
-);
+export { PACKAGING, packagingPath } from "./python-tools.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: rows are JSON written by generate.py, checked field by field below
 type Row = any;
 
 export async function readTable(): Promise<Row> {
   return JSON.parse(await readFile(TABLE_PATH, "utf8"));
-}
-
-/**
- * A directory holding the pinned `packaging` for PYTHONPATH, installed with pip on first use into
- * node_modules/.cache. Fails with the install hint when python3 or pip cannot provide it.
- */
-export async function packagingPath(): Promise<string> {
-  const target = `${cache}python`;
-  if (existsSync(`${target}/packaging/pylock.py`)) return target;
-  const work = `${target}.work-${process.pid}`;
-  await rm(work, { recursive: true, force: true });
-  await mkdir(cache, { recursive: true });
-  try {
-    await runCommand("python3", [
-      "-m",
-      "pip",
-      "install",
-      "--quiet",
-      "--no-deps",
-      "--target",
-      work,
-      PACKAGING,
-    ]);
-  } catch (error) {
-    throw new Error(
-      `Python's packaging is needed for the cross-check and could not be installed (${(error as Error).message.split("\n")[0]}); ` +
-        `install it with: python3 -m pip install --target ${target} ${PACKAGING}`,
-    );
-  }
-  await rm(target, { recursive: true, force: true });
-  await rename(work, target);
-  return target;
 }
 
 /** What generate.py answers now, with the pinned packaging. */

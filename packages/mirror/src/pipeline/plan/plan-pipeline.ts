@@ -1,6 +1,15 @@
+import { relative, resolve, sep } from "node:path";
+import { ExitCode, PkgError } from "@pkg/common";
 import { planJobs } from "../../plan/jobs.js";
-import { type PlanRunOptions, planRun, unavailableWhenTransient } from "../../plan/plan-run.js";
+import {
+  type PlanRunOptions,
+  planRun,
+  type RunnableSpec,
+  unavailableWhenTransient,
+} from "../../plan/plan-run.js";
 import type { LoadedSpec } from "../../spec/loader.js";
+import type { PlanVersion } from "../documents/plan-document.js";
+import { lockDeriver } from "./derive-lock.js";
 import { buildPlanDocument, type PipelinePlan } from "./document.js";
 import { scanDrift } from "./drift-scan.js";
 
@@ -8,9 +17,14 @@ import { scanDrift } from "./drift-scan.js";
 export interface PythonPlanOptions {
   /**
    * Where `pypi` sources' derived locks are written (`pylock.<package>-<version>.toml`), the
-   * directory `--locks-dir` names (default `./locks`); each entry's `pylock` names its file.
+   * directory `--locks-dir` names (default `./locks`), relative to the working directory.
    */
   locksDir: string;
+  /**
+   * The directory each entry's `pylock` path is relative to: the plan file's (`-o`), else the
+   * working directory (the default).
+   */
+  planDir?: string;
 }
 
 export interface PipelinePlanOptions extends Omit<PlanRunOptions, "version" | "latest"> {
@@ -24,10 +38,13 @@ export interface PipelinePlanOptions extends Omit<PlanRunOptions, "version" | "l
 /**
  * `pipeline plan`: the pairs still to build, exactly as `check` and `sync` decide them (`planRun`,
  * then `planJobs` at the plan's start), and the published versions whose metadata the spec has
- * since changed, as `plan.json`. Reads only: nothing is downloaded or written to the target.
+ * since changed, as `plan.json`. Reads the target only; for a `pypi` source (planned when
+ * `pythonSources` is set, else refused with 82) it derives each planned version's lock with uv into
+ * the locks directory, the entry's `pylock` naming it.
  */
 export async function planPipeline(loaded: LoadedSpec, options: PipelinePlanOptions): Promise<PipelinePlan> {
   const now = options.now ?? new Date();
+  let plan: PipelinePlan;
   try {
     const run = await planRun(loaded, options);
     const jobs = planJobs(run, now);
@@ -36,9 +53,43 @@ export async function planPipeline(loaded: LoadedSpec, options: PipelinePlanOpti
       log: options.log,
       ...(options.driftConcurrency === undefined ? {} : { concurrency: options.driftConcurrency }),
     });
-    return buildPlanDocument(run, jobs, drift);
+    plan = buildPlanDocument(run, jobs, drift);
   } catch (error) {
     // the drift scan's reads, like the planner's
     throw unavailableWhenTransient(error);
   }
+  const spec = loaded.spec as RunnableSpec;
+  if (spec.source.type !== "pypi") return plan;
+  const versions = await withDerivedLocks(spec, plan.document.versions, { ...options, now });
+  return { ...plan, document: { ...plan.document, versions } };
+}
+
+/** The entries with work, each given its derived lock (in order, one resolver at a time). */
+async function withDerivedLocks(
+  spec: RunnableSpec,
+  entries: readonly PlanVersion[],
+  options: PipelinePlanOptions & { now: Date },
+): Promise<PlanVersion[]> {
+  const { source, python } = spec;
+  if (source.type !== "pypi") return [...entries];
+  if (python === undefined) throw new PkgError(ExitCode.Data, "a pypi source needs python");
+  const work = entries.filter((entry) => entry.kind !== "metadata-drift");
+  if (work.length === 0) return [...entries];
+  const deriver = await lockDeriver(source, python, spec.name, {
+    env: options.env,
+    log: options.log,
+    locksDir: options.python.locksDir,
+    now: options.now,
+  });
+  const planDir = resolve(options.python.planDir ?? ".");
+  const out: PlanVersion[] = [];
+  for (const entry of entries) {
+    if (entry.kind === "metadata-drift") {
+      out.push(entry);
+      continue;
+    }
+    const file = await deriver.derive(entry.source_version);
+    out.push({ ...entry, pylock: relative(planDir, file).split(sep).join("/") });
+  }
+  return out;
 }

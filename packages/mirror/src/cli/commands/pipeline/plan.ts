@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { Command } from "@commander-js/extra-typings";
 import { parseFormat, printJson, stderrLogger } from "@pkg/common";
 import { createHttpClient } from "@pkg/net";
@@ -41,8 +41,21 @@ drift). Each entry's version is the tag to publish, fixed now: prepare --version
 the JUnit files use it. Versions that are whole but owe their exact and rolling tags are no
 entries: the text output lists them for pipeline cascade. Any registry failure (5xx, network)
 fails the plan with exit 69; it never reports published versions as new. The JSON Schema:
-pkg-mirror schema plan. Exit codes: 0 planned, 64 usage, 65 bad spec or bad data in the target,
-69 source, bound or registry unavailable, 82 a Python source (not planned here yet).`,
+pkg-mirror schema plan.
+
+Python sources (pylock, pypi): one column per wheels key. For pypi each planned version's lock is
+derived with uv (PKG_MIRROR_UV names another binary): uv pip compile of <package>[extras]==<version>
+for python.version's X.Y (universal unless python.lock.universal is false), the spec's indexes with
+the first-index strategy (every index but the last as --index, the last as --default-index),
+python.lock.exclude as --no-emit-package, killed after python.lock.timeout_seconds; index
+credentials (PKG_AUTH_<host>_*, netrc) reach uv only through UV_INDEX_<NAME>_USERNAME/PASSWORD.
+The lock, its requires-python floor relaxed to X.Y and a provenance header added, is written as
+<locks-dir>/pylock.<package>-<version>.toml (dots in that segment as dashes) once it re-parses and
+locks the app from wheels only; the entry's pylock is its path relative to -o's directory (else
+to the working directory).
+
+Exit codes: 0 planned, 1 resolver missing, timed out or a lock not written, 64 usage, 65 bad spec,
+bad data in the target or a resolution failure, 69 source, bound or registry unavailable.`,
     )
     .action(async (options) => {
       const log = stderrLogger();
@@ -55,7 +68,11 @@ pkg-mirror schema plan. Exit codes: 0 planned, 64 usage, 65 bad spec or bad data
           log,
           http,
           verifyPublished: options.verifyPublished === true,
-          python: { locksDir: options.locksDir },
+          pythonSources: true,
+          python: {
+            locksDir: options.locksDir,
+            planDir: options.output === undefined ? process.cwd() : dirname(resolve(options.output)),
+          },
         });
         if (options.output !== undefined) await writePlan(options.output, plan.document);
         if (options.format === "json") printJson(plan.document);
