@@ -225,3 +225,30 @@ describe("pipeline plan of a pypi source derives each version's lock with uv", (
     expect(timedOut.stderr).toContain("timed out after 1 s (python.lock.timeout_seconds)");
   });
 });
+
+describe("pipeline plan of a pylock source", () => {
+  it("plans the committed lock's one version per wheels key, with no derived lock", async () => {
+    const dir = join(work.path, "committed");
+    await mkdir(dir, { recursive: true });
+    const wheel = wheels["app-1.0"] as BuiltWheel;
+    await writeFile(
+      join(dir, "pylock.toml"),
+      `lock-version = "1.0"\ncreated-by = "tests"\n[[packages]]\nname = "hello-app"\nversion = "1.0"\n[[packages.wheels]]\nurl = "${first.url}/files/${wheel.filename}"\nhashes = { sha256 = "${wheel.sha256}" }\n`,
+    );
+    const yaml = pythonSpec({
+      name: "hello-app",
+      target: { registry: registry.host, repository: "py/committed" },
+      source: { type: "pylock", path: "committed/pylock.toml" },
+    });
+    await writeFile(join(dir, "mirror.yml"), yaml);
+    const result = await runCli(mirrorBin, ["package", "pipeline", "plan", "--format", "json"], {
+      cwd: dir,
+      env: { HOME: dir, PKG_MIRROR_UV: join(work.path, "no-such-uv") },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const [entry, ...rest] = JSON.parse(result.stdout).versions;
+    expect(rest).toEqual([]);
+    expect(entry).toMatchObject({ source_version: "1.0", platforms: ["linux/amd64"] });
+    expect(entry.pylock).toBeUndefined();
+  });
+});
