@@ -34,9 +34,22 @@ export function pageWorkerCount(): number {
   return Math.max(1, Math.min(availableParallelism(), 8));
 }
 
-/** The hash of a package view, part of its page's key. */
+/** The hashes of the views this build holds (made when viewed, or kept in the memo). */
+const viewHashes = new WeakMap<PackageView, string>();
+
+/** The hash of a package view, part of its page's key (and of the catalog pages listing it). */
 export function viewHash(view: PackageView): string {
   return sha256Hex(JSON.stringify(view));
+}
+
+/** Records the hash a view has (views are not changed once made). */
+export function rememberViewHash(view: PackageView, hash: string): void {
+  viewHashes.set(view, hash);
+}
+
+/** The view's hash as recorded, else made. */
+export function knownViewHash(view: PackageView): string {
+  return viewHashes.get(view) ?? viewHash(view);
 }
 
 /** Where the page workers come from: a pool of this build's own, or one kept between builds. */
@@ -88,10 +101,12 @@ export class PackagePages {
     const route = SiteWriter.pagePath(pkg.route);
     const owner = `the package ${pkg.name}`;
     const path = known ? this.writer.claimKnown(route, owner) : this.writer.claim(route, owner);
+    const hash = page.viewHash ?? viewHash(pkg);
+    rememberViewHash(pkg, hash);
     const inputs = [
       this.rendererHash,
       this.chromeHash,
-      page.viewHash ?? viewHash(pkg),
+      hash,
       page.readme?.path ?? "",
       successorRoute ?? "",
     ].join("\0");

@@ -246,6 +246,20 @@ export class SiteWriter {
     return this.target(path);
   }
 
+  /**
+   * Writes what `render` makes for `path`, keyed by `key` (a hash of everything the bytes are made
+   * of): kept without rendering when the previous output has it with that key.
+   */
+  writeRendered(path: string, key: string, owner: string, render: () => string): void {
+    const claimed = this.claim(path, owner);
+    if (this.keep(claimed, key)) return;
+    try {
+      this.written(claimed, key, writeNew(this.target(claimed), render()));
+    } catch (error) {
+      ioError(path)(error as NodeJS.ErrnoException);
+    }
+  }
+
   async write(path: string, data: string | Uint8Array, owner: string): Promise<void> {
     this.writeSync(path, data, owner);
   }

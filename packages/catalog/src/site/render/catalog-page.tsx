@@ -9,7 +9,7 @@ import { useLink } from "./links.js";
 import { PackageCard } from "./package-card.js";
 
 /** How many keywords the rail shows: the most frequent ones. */
-const keywordRailSize = 40;
+export const keywordRailSize = 40;
 
 function Tabs({ model, active }: { model: SiteModel; active: CatalogTab }) {
   const link = useLink();
