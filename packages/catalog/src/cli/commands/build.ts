@@ -21,7 +21,8 @@ Progress and warnings go to stderr, then "built N packages from M indexes into D
 With --format json, stdout gets the build report. A failed build leaves the previous output as it was.
 Onto the output of an earlier build, only what changed is read, rendered and written (the memo of
 that build is kept in the cache directory); the report's packageData, packagePages and fileChanges
-say what was read, rendered and written.
+say what was read, rendered and written. A build stopped while it moved its changes in is finished by
+the next build; temporary directories that stopped builds left beside --out are removed.
 --out must be new, empty, or an earlier site of pkg-catalog (its catalog.json says so): anything else
 is refused, never replaced.
 Exit codes: 64 --out refused, 65 bad config or index data, 69 a source cannot be fetched, 74 I/O.`,
