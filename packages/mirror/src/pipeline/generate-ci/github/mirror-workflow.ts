@@ -1,8 +1,9 @@
 import type { MirrorSpec } from "../../../spec/mirror-spec.js";
 import { planLegs } from "../../plan/legs.js";
 import { type Forge, registryAccess } from "../access.js";
-import { pipelineLine, script } from "../shell-line.js";
-import { type SpecSlot, specArgs, workflowName, workflowPath } from "../slot.js";
+import { pipelineLine, script, shellVariable } from "../shell-line.js";
+import { type SpecSlot, workflowName, workflowPath } from "../slot.js";
+import { notifyArgs, planArgs, prepareArgs, pushArgs, testArgs } from "../step-commands.js";
 import { publishGroup } from "./groups.js";
 import {
   announceEnv,
@@ -82,7 +83,7 @@ function discoverJob(slot: SpecSlot, forge: Forge): Node {
         id: "plan",
         env,
         run: [
-          pipelineLine(["plan", ...specArgs(slot), "-o", "plan.json"]),
+          pipelineLine(planArgs(slot)),
           "{",
           `  echo "has_new=$(jq -r '.has_new' plan.json)"`,
           `  echo "versions=$(jq -c '[.versions[] | select(.kind != "metadata-drift") | .version]' plan.json)"`,
@@ -110,9 +111,7 @@ function prepareJob(slot: SpecSlot): Node {
       {
         name: "Prepare",
         env: { VERSION: expr("matrix.version") },
-        run: script([
-          `${pipelineLine(["prepare", ...specArgs(slot), "--plan", "plan.json"])} --version "$VERSION" --bundles-dir bundles`,
-        ]),
+        run: script([pipelineLine(prepareArgs(slot, shellVariable("VERSION")))]),
       },
       // a version with a failed platform still hands on its other bundles and its manifest
       uploadStep("Upload the bundles", ARTEFACTS.bundle(expr("matrix.version")), ["bundles/"], {
@@ -152,7 +151,7 @@ function testJob(slot: SpecSlot): Node {
         env: { LEG: expr("matrix.leg"), CONTAINER: expr("matrix.container"), ...jobUrlEnv(TEST_JOB_NAME) },
         run: [
           ...jobUrlLines(),
-          `${pipelineLine(["test", "--plan", "plan.json"])} --leg "$LEG" --container "$CONTAINER" --bundles-dir bundles --junit-dir junit`,
+          pipelineLine(testArgs(shellVariable("LEG"), shellVariable("CONTAINER"))),
           "",
         ].join("\n"),
       },
@@ -200,22 +199,7 @@ function pushJob(slot: SpecSlot, forge: Forge): Node {
         id: "push",
         ...credentialsGate(access),
         env: { ...registryEnv(access), ...announceEnv(spec), ...signEnv(spec), ...jobUrlEnv("push") },
-        run: [
-          ...jobUrlLines(),
-          pipelineLine([
-            "push",
-            ...specArgs(slot),
-            "--plan",
-            "plan.json",
-            "--bundles-dir",
-            "bundles",
-            "--junit-dir",
-            "junit",
-            "--write-summary",
-            "run-summary.json",
-          ]),
-          "",
-        ].join("\n"),
+        run: [...jobUrlLines(), pipelineLine(pushArgs(slot)), ""].join("\n"),
       },
       {
         name: "Summarise",
@@ -269,7 +253,7 @@ function notifyJob(slot: SpecSlot): Node {
           PKG_MIRROR_CHAT_HOOK: expr(`secrets.${chat?.webhook_secret ?? ""}`),
           ...(chat?.user_id === undefined ? {} : { PKG_MIRROR_CHAT_USER_ID: chat.user_id }),
         },
-        run: script([pipelineLine(["notify", "--run-summary", "run-summary.json", ...specArgs(slot)])]),
+        run: script([pipelineLine(notifyArgs(slot))]),
       },
     ],
   };

@@ -1,6 +1,7 @@
 import type { PlanDocument } from "../../documents/plan-document.js";
 import { commandLine, pipelineLine } from "../shell-line.js";
-import { type SpecSlot, slotSuffix, specArgs } from "../slot.js";
+import { type SpecSlot, slotSuffix } from "../slot.js";
+import { notifyArgs, prepareArgs, pushArgs, testArgs } from "../step-commands.js";
 import {
   credentialLines,
   jobName,
@@ -43,18 +44,7 @@ export function gitlabChildPipeline(slot: ChildSlot, plan: PlanDocument): Node {
       stage: "prepare",
       extends: TOOLCHAIN_TEMPLATE,
       needs: [fromParent],
-      script: [
-        pipelineLine([
-          "prepare",
-          ...specArgs(slot),
-          "--plan",
-          "plan.json",
-          "--version",
-          version.version,
-          "--bundles-dir",
-          "bundles",
-        ]),
-      ],
+      script: [pipelineLine(prepareArgs(slot, version.version))],
       artifacts: {
         name: `bundle-${version.version}`,
         // the plan travels on with the bundles: later stages read it from here
@@ -71,22 +61,7 @@ export function gitlabChildPipeline(slot: ChildSlot, plan: PlanDocument): Node {
         extends: TOOLCHAIN_TEMPLATE,
         tags: [...settings.runner],
         when: "always",
-        script: [
-          'export PKG_MIRROR_JOB_URL="$CI_JOB_URL"',
-          pipelineLine([
-            "test",
-            "--plan",
-            "plan.json",
-            "--leg",
-            leg,
-            "--container",
-            container.id,
-            "--bundles-dir",
-            "bundles",
-            "--junit-dir",
-            "junit",
-          ]),
-        ],
+        script: ['export PKG_MIRROR_JOB_URL="$CI_JOB_URL"', pipelineLine(testArgs(leg, container.id))],
         artifacts: {
           name: `junit-${settings.platform_slug}-${container.id}`,
           paths: ["junit/"],
@@ -106,18 +81,7 @@ export function gitlabChildPipeline(slot: ChildSlot, plan: PlanDocument): Node {
     script: [
       ...credentialLines(spec, "push, tags and announce"),
       'export PKG_MIRROR_JOB_URL="$CI_JOB_URL"',
-      pipelineLine([
-        "push",
-        ...specArgs(slot),
-        "--plan",
-        "plan.json",
-        "--bundles-dir",
-        "bundles",
-        "--junit-dir",
-        "junit",
-        "--write-summary",
-        "run-summary.json",
-      ]),
+      pipelineLine(pushArgs(slot)),
     ],
     artifacts: { name: "run-summary", paths: ["run-summary.json"], when: "always", expire_in: "30 days" },
   };
@@ -132,7 +96,7 @@ export function gitlabChildPipeline(slot: ChildSlot, plan: PlanDocument): Node {
       script: [
         // silent when the run published nothing and nothing failed
         `export PKG_MIRROR_CHAT_HOOK="\${${chat.webhook_secret}:-}"`,
-        `if [ -f run-summary.json ]; then ${pipelineLine(["notify", "--run-summary", "run-summary.json", ...specArgs(slot)])}; fi`,
+        `if [ -f run-summary.json ]; then ${pipelineLine(notifyArgs(slot))}; fi`,
       ],
     };
   }

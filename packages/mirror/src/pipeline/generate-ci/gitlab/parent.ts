@@ -1,6 +1,7 @@
 import { describePaths, mirrorPaths } from "../github/triggers.js";
 import { commandLine, pipelineLine } from "../shell-line.js";
 import { type SpecSlot, slotStems, slotSuffix, specArgs } from "../slot.js";
+import { planArgs } from "../step-commands.js";
 import {
   credentialLines,
   gitlabGlob,
@@ -114,7 +115,7 @@ function specJobs(slot: SpecSlot): Node {
       rules: mirrorRules,
       script: [
         ...credentialLines(spec),
-        pipelineLine(["plan", ...specArgs(slot), "-o", "plan.json"]),
+        pipelineLine(planArgs(slot)),
         pipelineLine([
           "generate",
           "child",
