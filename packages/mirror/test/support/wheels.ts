@@ -18,6 +18,8 @@ export interface WheelSpec {
   consoleScripts?: Record<string, string>;
   requires?: string[];
   summary?: string;
+  /** Written after RECORD is computed (a file RECORD does not list, or altered content): a tampered wheel. */
+  afterRecord?: Record<string, string>;
 }
 
 export interface BuiltWheel {
@@ -64,6 +66,7 @@ export async function buildWheel(outDir: string, spec: WheelSpec): Promise<Built
     return `${path},sha256=${digest},${Buffer.byteLength(content)}`;
   });
   files[`${distInfo}/RECORD`] = `${[...record, `${distInfo}/RECORD,,`].join("\n")}\n`;
+  Object.assign(files, spec.afterRecord ?? {});
 
   const staging = join(outDir, `.staging-${stem}-${tag}`);
   await rm(staging, { recursive: true, force: true });
