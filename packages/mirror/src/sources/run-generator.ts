@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { childEnvironment, ExitCode, PkgError } from "@pkg/common";
+import { ExitCode, PkgError } from "@pkg/common";
+import { type BoundedOutcome, runBounded } from "../process/bounded-run.js";
 import type { GeneratorSpec } from "../spec/generator.js";
 
 /** How a generator run ended when it produced no usable output. */
@@ -26,9 +26,6 @@ export interface GeneratorRunOptions {
   /** Largest stdout accepted; more kills the process and fails the run. */
   maxBytes: number;
 }
-
-/** Bytes of stderr kept for the failure message (its last line is shown). */
-const STDERR_TAIL_BYTES = 4096;
 
 /** How a command is named in messages: its argv as JSON, never a shell line. */
 export function describeCommand(command: readonly string[]): string {
@@ -55,71 +52,34 @@ export async function runGenerator(generator: GeneratorSpec, options: GeneratorR
     );
   }
   const [file = "", ...args] = generator.command;
-  const child = spawn(file, args, {
-    cwd,
-    env: childEnvironment(options.env),
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-    shell: false,
-  });
-
-  const stdout: Buffer[] = [];
-  let stdoutBytes = 0;
-  let stderr = Buffer.alloc(0);
-  let ended: GeneratorFailure | undefined;
-  const killGroup = () => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // the group is already gone
-    }
-  };
-  const killTree = (why: GeneratorFailure) => {
-    ended ??= why;
-    killGroup();
-  };
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdoutBytes += chunk.length;
-    if (stdoutBytes > options.maxBytes) killTree("too-large");
-    else stdout.push(chunk);
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr = Buffer.concat([stderr, chunk]);
-    if (stderr.length > STDERR_TAIL_BYTES) stderr = stderr.subarray(stderr.length - STDERR_TAIL_BYTES);
-  });
-  const timer = setTimeout(() => killTree("timeout"), generator.timeout_seconds * 1000);
-
-  let status: { code: number | null; signal: NodeJS.Signals | null };
+  let outcome: BoundedOutcome;
   try {
-    status = await new Promise((resolveClose, reject) => {
-      child.once("error", reject);
-      child.once("close", (code, signal) => resolveClose({ code, signal }));
+    outcome = await runBounded(file, args, {
+      cwd,
+      env: options.env,
+      timeoutMs: generator.timeout_seconds * 1000,
+      maxStdoutBytes: options.maxBytes,
     });
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "command not found" : String(error);
     throw new GeneratorError("spawn", `${name} cannot start: ${reason}`, { cause: error });
-  } finally {
-    clearTimeout(timer);
-    // whatever the generator left running in its group goes with it
-    killGroup();
   }
-
-  if (ended === "timeout") {
+  if (outcome.ended === "timeout") {
     throw new GeneratorError(
       "timeout",
       `${name} timed out after ${generator.timeout_seconds} s and was killed`,
     );
   }
-  if (ended === "too-large") {
+  if (outcome.ended === "too-large") {
     throw new GeneratorError("too-large", `${name} wrote more than ${options.maxBytes} bytes and was killed`);
   }
-  if (status.code !== 0) {
-    const how = status.code === null ? `was killed by ${status.signal}` : `exited with status ${status.code}`;
-    const last = lastLine(stderr.toString("utf8"));
+  if (outcome.code !== 0) {
+    const how =
+      outcome.code === null ? `was killed by ${outcome.signal}` : `exited with status ${outcome.code}`;
+    const last = lastLine(outcome.stderrTail);
     throw new GeneratorError("exit", `${name} ${how}${last ? `: ${last}` : ""}`);
   }
-  return Buffer.concat(stdout);
+  return outcome.stdout;
 }
 
 function lastLine(text: string): string {

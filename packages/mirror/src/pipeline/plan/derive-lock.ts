@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { childEnvironment, ExitCode, type Logger, PkgError } from "@pkg/common";
 import { resolveCredential } from "@pkg/net";
 import { writeAtomically } from "@pkg/package/bundle";
+import { type BoundedOutcome, runBounded } from "../../process/bounded-run.js";
 import {
   derivedLockName,
   finishDerivedLock,
@@ -35,9 +35,6 @@ export interface LockDeriverOptions {
   /** The provenance header's time. */
   now: Date;
 }
-
-/** Bytes of the resolver's stderr kept for the failure message. */
-const STDERR_TAIL_BYTES = 8192;
 
 /**
  * Lock derivation for a `pypi` source with uv (`PKG_MIRROR_UV` names another binary): each
@@ -194,40 +191,12 @@ async function runResolver(
   args: readonly string[],
   run: ResolverRun,
 ): Promise<{ stdout: string }> {
-  const child = spawn(file, args, {
-    env: run.env,
-    stdio: ["pipe", "pipe", "pipe"],
-    detached: true,
-    shell: false,
-  });
-  const stdout: Buffer[] = [];
-  let stderr = Buffer.alloc(0);
-  let timedOut = false;
-  const killGroup = () => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // the group is already gone
-    }
-  };
-  child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr = Buffer.concat([stderr, chunk]);
-    if (stderr.length > STDERR_TAIL_BYTES) stderr = stderr.subarray(stderr.length - STDERR_TAIL_BYTES);
-  });
-  // a resolver that exits before reading its stdin is judged by its exit status
-  child.stdin.on("error", () => undefined);
-  child.stdin.end(run.stdin ?? "");
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup();
-  }, run.timeoutSeconds * 1000);
-  let status: { code: number | null; signal: NodeJS.Signals | null };
+  let outcome: BoundedOutcome;
   try {
-    status = await new Promise((resolveClose, reject) => {
-      child.once("error", reject);
-      child.once("close", (code, signal) => resolveClose({ code, signal }));
+    outcome = await runBounded(file, args, {
+      env: run.env,
+      stdin: run.stdin ?? "",
+      timeoutMs: run.timeoutSeconds * 1000,
     });
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "not found" : String(error);
@@ -236,25 +205,23 @@ async function runResolver(
       `lock derivation: the resolver ${JSON.stringify(file)} cannot start: ${reason} (install uv, or name it with ${UV_VARIABLE})`,
       { cause: error },
     );
-  } finally {
-    clearTimeout(timer);
-    killGroup();
   }
-  if (timedOut) {
+  if (outcome.ended !== "exited") {
     throw new PkgError(
       ExitCode.Failed,
       `lock derivation of ${run.what}: ${file} timed out after ${run.timeoutSeconds} s (python.lock.timeout_seconds) and was killed`,
     );
   }
-  if (status.code !== 0) {
-    const how = status.code === null ? `was killed by ${status.signal}` : `exited with status ${status.code}`;
-    const said = errorLines(stderr.toString("utf8"));
+  if (outcome.code !== 0) {
+    const how =
+      outcome.code === null ? `was killed by ${outcome.signal}` : `exited with status ${outcome.code}`;
+    const said = errorLines(outcome.stderrTail);
     throw new PkgError(
       ExitCode.Data,
       `lock derivation of ${run.what} failed: ${file} ${how}${said ? `: ${said}` : ""}`,
     );
   }
-  return { stdout: Buffer.concat(stdout).toString("utf8") };
+  return { stdout: outcome.stdout.toString("utf8") };
 }
 
 /** From uv's stderr: the `error:` line and its causes, else the last line, on one line. */
