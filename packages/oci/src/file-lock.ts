@@ -1,6 +1,6 @@
 import { open, readFile, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
-import { ExitCode, PkgError } from "@pkg/common";
+import { ExitCode, PkgError, processAlive } from "@pkg/common";
 
 /** A lock older than this is taken to be left behind by a crashed writer. */
 const STALE_AFTER_MS = 30_000;
@@ -10,21 +10,12 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** True when the holder is a dead process of this host, or the lock has not been renewed for long. */
 async function isStale(path: string): Promise<boolean> {
   try {
     const [content, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
     const [pid, host] = content.split("\n");
-    if (host === hostname() && pid && /^[0-9]+$/.test(pid) && !alive(Number(pid))) return true;
+    if (host === hostname() && pid && /^[0-9]+$/.test(pid) && !processAlive(Number(pid))) return true;
     return Date.now() - info.mtimeMs > STALE_AFTER_MS;
   } catch {
     return false; // gone already, or being written: try again

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { processAlive } from "@pkg/common";
 
 /** The directories a build of `out` works in beside it: the new site (`tmp`), the previous one
  *  set aside while they swap (`old`), the changed files of an update in place (`stage`). */
@@ -12,15 +13,6 @@ export function siblingDir(out: string, kind: SiblingKind, suffix = randomBytes(
 }
 
 const siblingPattern = /^(.+)\.(?:tmp|old|stage)-(?:(\d+)-)?[0-9a-f]{12}$/;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /**
  * Removes the sibling directories of `out` that a stopped build left behind (killed, or its machine
@@ -42,7 +34,7 @@ export function sweepStaleSiblings(out: string, before: number): string[] {
     const match = siblingPattern.exec(entry);
     if (match?.[1] !== name) continue;
     const pid = match[2] === undefined ? undefined : Number(match[2]);
-    if (pid !== undefined && alive(pid)) continue;
+    if (pid !== undefined && processAlive(pid)) continue;
     const path = join(parent, entry);
     try {
       // a directory itself, never a link to one
