@@ -5,6 +5,10 @@
  */
 export const bundleFileName = (tag: string, slug: string) => `bundle-${tag}-${slug}.tar.zst`;
 
+/** Layer `n` (from 1) of an environment package's platform: one per wheel. */
+export const bundleLayerFileName = (tag: string, slug: string, n: number) =>
+  `bundle-${tag}-${slug}-layer${n}.tar.zst`;
+
 /** The metadata.json the bundle was built with, beside it. */
 export const bundleMetadataFileName = (tag: string, slug: string) => `bundle-${tag}-${slug}-metadata.json`;
 

@@ -28,4 +28,29 @@ export interface PreparedBundle {
   /** `sha256:<hex>` of the bundle file, and its size. */
   digest: string;
   size: number;
+  /**
+   * Environment packages (`pylock`/`pypi`): every layer in order, one per wheel; `bundle`,
+   * `digest` and `size` then describe the first. Absent for archive and binary mirrors (one layer,
+   * `bundle`).
+   */
+  layers?: PreparedLayer[];
+}
+
+/** One layer of an environment package, and the wheel it was repacked from. */
+export interface PreparedLayer {
+  /** File name, relative to the manifest's directory. */
+  file: string;
+  /** `sha256:<hex>` of the layer file, and its size. */
+  digest: string;
+  size: number;
+  wheel: {
+    /** The wheel's file name. */
+    name: string;
+    /** PEP 503 name of its distribution. */
+    package: string;
+    /** Where it was downloaded from (its host names the shared wheel layer's repository). */
+    url: string;
+    /** Hex sha256 of the wheel: the shared wheel layer's tag. */
+    sha256: string;
+  };
 }

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { ExitCode, isJsonObject, type Logger, PkgError } from "@pkg/common";
+import { parseJsonObject } from "./json-object.js";
 import { PLAN_SCHEMA_VERSION, type PlanDocument } from "./plan-document.js";
 
 /**
@@ -19,13 +20,7 @@ export async function readPlanDocument(path: string, log: Logger): Promise<PlanD
       `${path}: cannot read the plan (${code ?? String(error)})`,
     );
   }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    throw bad("not JSON");
-  }
-  if (!isJsonObject(doc)) throw bad("not a JSON object");
+  const doc = parseJsonObject(text, bad);
   const version = doc.schema_version;
   if (typeof version !== "number" || !Number.isInteger(version) || version < 1)
     throw bad("no schema_version");

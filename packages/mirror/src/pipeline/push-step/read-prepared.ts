@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ExitCode, isJsonObject, PkgError } from "@pkg/common";
+import { parseJsonObject } from "../documents/json-object.js";
 import { PREPARED_SCHEMA_VERSION, type PreparedVersion } from "../documents/prepared-version.js";
 
 const MANIFEST = /^prepared-.+\.json$/;
@@ -9,13 +10,7 @@ const MANIFEST = /^prepared-.+\.json$/;
 export function parsePreparedVersion(text: string, file: string): PreparedVersion {
   const bad = (why: string) =>
     new PkgError(ExitCode.Data, `${file}: not a prepared-version manifest: ${why}`);
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    throw bad("not JSON");
-  }
-  if (!isJsonObject(doc)) throw bad("not a JSON object");
+  const doc = parseJsonObject(text, bad);
   if (doc.schema_version !== PREPARED_SCHEMA_VERSION)
     throw bad(
       `schema_version ${JSON.stringify(doc.schema_version)} (this pkg-mirror reads ${PREPARED_SCHEMA_VERSION})`,
