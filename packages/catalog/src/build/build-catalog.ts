@@ -23,6 +23,7 @@ import {
 } from "./commit-journal.js";
 import { checkIdentities } from "./identity-check.js";
 import { IndexMirror, keptOutputs } from "./index-mirror.js";
+import { IndexWriter } from "./index-writer.js";
 import {
   type BuildMemo,
   dropChangedFiles,
@@ -252,7 +253,7 @@ async function viewAndWrite(
   for (const index of indexes) {
     const kept = reusedBySource.get(index.sourceIndex)?.values() ?? [];
     const root = config.sources.find((s) => s.index === index.sourceIndex)?.root === true;
-    fileCounts.push(mirror.place(index.sourceIndex, index.label, root, kept, warn));
+    fileCounts.push(await mirror.place(index.sourceIndex, index.label, root, kept, warn));
   }
   run.log("mirrored the index files");
   const written = await writeSite(run.writer, { config, model, pages, deferred, warn, log: run.log });
@@ -393,8 +394,15 @@ async function build(options: BuildOptions): Promise<BuildReport> {
         temp,
         linkFrom === undefined ? {} : { linkFrom: { files: linkFrom.files, root: linkFrom.out } },
       );
-      const mirror = new IndexMirror(tempWriter, undefined);
-      return { result: await runBuild({ ...base, writer: tempWriter, mirror }), writer: tempWriter };
+      // a new site's index files are written by a thread of their own (dev links what it can from
+      // its other build directory, here)
+      const indexWriter = linkFrom === undefined ? new IndexWriter() : undefined;
+      const mirror = new IndexMirror(tempWriter, undefined, indexWriter);
+      try {
+        return { result: await runBuild({ ...base, writer: tempWriter, mirror }), writer: tempWriter };
+      } finally {
+        await indexWriter?.close();
+      }
     }));
   }
 

@@ -1,5 +1,6 @@
 import { join, sep } from "node:path";
 import type { WalkHooks } from "../sources/read-path.js";
+import type { IndexWriter } from "./index-writer.js";
 import { type FileIdent, type MemoPackage, sha256Hex } from "./memo.js";
 import { isSafeRelativePath, type SiteWriter } from "./site-writer.js";
 
@@ -25,6 +26,9 @@ function outputsOf(memo: MemoPackage, base: string, root: boolean): [string, str
 
 /** An index file streamed out while its source is read: index-relative path, key, identity. */
 type StreamedFile = [path: string, key: string, ident: FileIdent];
+
+/** Second names sent to the index writer in one message. */
+const LINKS_PER_MESSAGE = 2048;
 
 const contentAddressed = /\/o\/sha256\/([0-9a-f]{64})\.[a-z]+$/;
 
@@ -56,11 +60,15 @@ interface SourceStream {
  */
 export class IndexMirror {
   private readonly sources = new Map<number, SourceStream>();
+  /** Writes still under way in the index writer. */
+  private readonly inflight = new Set<Promise<void>>();
 
   constructor(
     private readonly writer: SiteWriter,
     /** The stage directory of an incremental build; undefined when writing a new site. */
     private readonly stage: string | undefined,
+    /** Where a new site's files are written, off this thread (else they are written here). */
+    private readonly indexWriter?: IndexWriter,
   ) {}
 
   private stream(sourceIndex: number): SourceStream {
@@ -75,20 +83,25 @@ export class IndexMirror {
   /** The `onFiles` hook of a source's walk; `explicitLabel` is the config's label, if any. */
   onFiles(sourceIndex: number, explicitLabel: string | undefined): NonNullable<WalkHooks["onFiles"]> {
     const stream = this.stream(sourceIndex);
+    // resolves once the files are written (a package's README is read from there for its page)
     return (read, label) => {
+      let settling: Promise<void> | undefined;
       if (stream.dir === undefined) {
         const settled = explicitLabel ?? label;
         if (settled === undefined) {
           stream.waiting.push(...read);
           return;
         }
-        this.settle(stream, sourceIndex, settled);
+        settling = this.settle(stream, sourceIndex, settled);
       }
-      this.write(stream, read);
+      const writing = this.write(stream, read);
+      if (settling !== undefined && writing !== undefined)
+        return Promise.all([settling, writing]).then(() => {});
+      return settling ?? writing;
     };
   }
 
-  private settle(stream: SourceStream, sourceIndex: number, label: string): void {
+  private settle(stream: SourceStream, sourceIndex: number, label: string): Promise<void> | undefined {
     stream.label = label;
     stream.dir =
       this.stage === undefined
@@ -96,21 +109,52 @@ export class IndexMirror {
         : join(this.stage, `src-${sourceIndex}`);
     const waiting = stream.waiting;
     stream.waiting = [];
-    this.write(stream, waiting);
+    return this.write(stream, waiting);
   }
 
-  private write(stream: SourceStream, read: [string, Uint8Array][]): void {
+  private write(stream: SourceStream, read: [string, Uint8Array][]): Promise<void> | undefined {
     const dir = stream.dir as string;
+    const batch: [string, Uint8Array, string][] = [];
+    const entries: StreamedFile[] = [];
     for (const [path, bytes] of read) {
       if (!isSafeRelativePath(path)) {
         stream.skipped.push(path);
         continue;
       }
       const file = join(dir, path);
-      this.writer.ensureDir(file.slice(0, file.lastIndexOf(sep)));
-      stream.files.push([path, indexFileKey(path, bytes), this.writer.createFile(file, bytes, path)]);
       stream.paths.add(path);
+      if (this.indexWriter === undefined) {
+        this.writer.ensureDir(file.slice(0, file.lastIndexOf(sep)));
+        stream.files.push([path, indexFileKey(path, bytes), this.writer.createFile(file, bytes, path)]);
+        continue;
+      }
+      const entry: StreamedFile = [path, indexFileKey(path, bytes), [0, 0, 0]];
+      stream.files.push(entry);
+      entries.push(entry);
+      batch.push([file, bytes, path]);
     }
+    if (this.indexWriter === undefined || batch.length === 0) return undefined;
+    const written = this.indexWriter.write(batch).then((idents) => {
+      idents.forEach((ident, i) => {
+        (entries[i] as StreamedFile)[2] = ident;
+      });
+    });
+    // its failure reaches whoever waits for `written` (the walk, or place)
+    const tracked: Promise<void> = written.then(
+      () => {
+        this.inflight.delete(tracked);
+      },
+      () => {
+        this.inflight.delete(tracked);
+      },
+    );
+    this.inflight.add(tracked);
+    return written;
+  }
+
+  /** Waits for every file given to the index writer. */
+  private async drain(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.all(this.inflight);
   }
 
   /** The files read from a source this build (so far): index-relative path and key. */
@@ -134,15 +178,16 @@ export class IndexMirror {
    * Gives the files of a source their site paths, now that its label is settled; files of packages
    * reused from the previous output (`kept`, index-relative path and key) keep theirs.
    */
-  place(
+  async place(
     sourceIndex: number,
     label: string,
     root: boolean,
     kept: Iterable<MemoPackage>,
     warn: (line: string) => void,
-  ): number {
+  ): Promise<number> {
     const stream = this.stream(sourceIndex);
-    if (stream.dir === undefined) this.settle(stream, sourceIndex, label);
+    if (stream.dir === undefined) await this.settle(stream, sourceIndex, label);
+    await this.drain();
     if (stream.label !== label)
       throw new Error(`internal: the files of ${label} were streamed as ${stream.label}`);
     const owner = `the index ${label}`;
@@ -153,7 +198,20 @@ export class IndexMirror {
       const staged = this.stage === undefined ? undefined : join(stream.dir as string, path);
       this.writer.adopt(`${base}/${path}`, owner, key, ident, staged);
     }
-    if (root) for (const [path] of stream.files) this.writer.linkSync(path, `${base}/${path}`, owner);
+    if (root && this.indexWriter !== undefined) {
+      // every second name claimed (checked) here, then linked by the writer, a slice at a time
+      for (let at = 0; at < stream.files.length; at += LINKS_PER_MESSAGE) {
+        const slice = stream.files.slice(at, at + LINKS_PER_MESSAGE);
+        const links = slice.map(([path]): [string, string, string] => {
+          const { from, to } = this.writer.claimLink(path, `${base}/${path}`, owner);
+          return [from, to, path];
+        });
+        const idents = await this.indexWriter.link(links);
+        slice.forEach(([path], i) => {
+          this.writer.linked(path, `${base}/${path}`, idents[i] ?? null);
+        });
+      }
+    } else if (root) for (const [path] of stream.files) this.writer.linkSync(path, `${base}/${path}`, owner);
     // the files of reused packages stay as the build that read them left them: a site path under
     // index/<label>/ (or, for the root index, p/ at the top) that only the mirror writes
     let keptCount = 0;

@@ -235,6 +235,26 @@ export class SiteWriter {
     }
   }
 
+  /**
+   * Claims `path` for a second name of `sameAs` (a file of this build) that another thread links
+   * (a new site only: nothing is kept from elsewhere); `linked` records it once made.
+   */
+  claimLink(path: string, sameAs: string, owner: string): { from: string; to: string } {
+    if (this.previous !== undefined)
+      throw new Error("internal: a link made elsewhere onto a previous output");
+    const claimed = this.claim(path, owner);
+    return { from: resolve(this.root, sameAs), to: resolve(this.root, claimed) };
+  }
+
+  /** Records a second name made as claimLink said: `ident` is null when it is a link (its file's
+   *  identity), the copy's when the filesystem has no hard links. */
+  linked(path: string, sameAs: string, ident: FileIdent | null): void {
+    const source = this.files.get(sameAs);
+    if (source === undefined) throw new Error(`${sameAs} is not a file of this build`);
+    this.files.set(path, this.entry(source.key, ident ?? source.ident));
+    this.counts.written++;
+  }
+
   /** For a page rendered elsewhere (a page worker), `path` claimed: true (kept) when the previous
    *  output has it with this key. */
   keepPage(path: string, key: string): boolean {
