@@ -1,19 +1,40 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { buildLazyTree, type LazyGroup } from "@pkg/common";
 import { TOOL_VERSION } from "../version-info.js";
-import { announceCommand } from "./commands/announce.js";
-import { cascadeCommand } from "./commands/cascade.js";
-import { createCommand } from "./commands/create.js";
-import { describeCommand } from "./commands/describe.js";
-import { execCommand } from "./commands/exec.js";
-import { pullCommand } from "./commands/pull.js";
-import { pushCommand } from "./commands/push.js";
-import { signCommand } from "./commands/sign.js";
-import { tagsCommand } from "./commands/tags.js";
-import { testCommand } from "./commands/test.js";
-import { verifyCommand } from "./commands/verify.js";
 
-export function buildProgram(): CommandUnknownOpts {
-  const program = new Command("pkg")
+/**
+ * The command tree, each subcommand's module imported only when the command line reaches it
+ * (see `buildLazyTree`): `pkg exec` and `pkg package push` load what they run, not the rest.
+ */
+const tree: LazyGroup = {
+  command: rootCommand,
+  children: {
+    package: {
+      command: () => new Command("package").description("Work with packages."),
+      children: {
+        create: async () => (await import("./commands/create.js")).createCommand(),
+        push: async () => (await import("./commands/push.js")).pushCommand(),
+        describe: async () => (await import("./commands/describe.js")).describeCommand(),
+        pull: async () => (await import("./commands/pull.js")).pullCommand(),
+        tags: async () => (await import("./commands/tags.js")).tagsCommand(),
+        test: async () => (await import("./commands/test.js")).testCommand(),
+        announce: async () => (await import("./commands/announce.js")).announceCommand(),
+        sign: async () => (await import("./commands/sign.js")).signCommand(),
+        verify: async () => (await import("./commands/verify.js")).verifyCommand(),
+        cascade: async () => (await import("./commands/cascade.js")).cascadeCommand(),
+      },
+    },
+    exec: async () => (await import("./commands/exec.js")).execCommand(),
+  },
+};
+
+/** The program for one command line (`args`: what follows `pkg`). */
+export function buildProgram(args: readonly string[]): Promise<CommandUnknownOpts> {
+  return buildLazyTree(tree, args);
+}
+
+function rootCommand(): CommandUnknownOpts {
+  return new Command("pkg")
     .description("Create, publish, fetch and run pkg packages: tool releases as OCI artifacts.")
     .version(TOOL_VERSION)
     .addHelpText(
@@ -28,18 +49,4 @@ Exit codes: 0 ok, 1 failed, 64 usage, 65 bad input, 69 registry unavailable,
 80 authentication rejected, 82 unsupported (a key-management-service key);
 pkg exec ends with its command's status once the command runs.`,
     );
-  const pkg = new Command("package").description("Work with packages.");
-  pkg.addCommand(createCommand());
-  pkg.addCommand(pushCommand());
-  pkg.addCommand(describeCommand());
-  pkg.addCommand(pullCommand());
-  pkg.addCommand(tagsCommand());
-  pkg.addCommand(testCommand());
-  pkg.addCommand(announceCommand());
-  pkg.addCommand(signCommand());
-  pkg.addCommand(verifyCommand());
-  pkg.addCommand(cascadeCommand());
-  program.addCommand(pkg);
-  program.addCommand(execCommand());
-  return program;
 }

@@ -5,6 +5,8 @@ import { parseKeyRef } from "../sign/key-ref.js";
 import type { SignMode } from "../sign/signer.js";
 import type { VerifyPolicy } from "../sign/verify-layer.js";
 
+export { trustedRootHelp, verifyRefusalHelp } from "./verify-help.js";
+
 export interface SignFlags {
   key?: string;
   caUrl?: string;
@@ -79,9 +81,6 @@ export async function verifyPolicyOf(
   };
 }
 
-export const trustedRootHelp =
-  "keyless: the Sigstore trusted root JSON (certificate authorities, logs and their keys) to check against (default $PKG_SIGSTORE_TRUSTED_ROOT, else the public instance's)";
-
 export interface VerifyRefusalFlags {
   verifyKey?: string;
   verifyIdentity?: string;
@@ -118,10 +117,3 @@ export async function manifestVerifier(
     );
   };
 }
-
-export const verifyRefusalHelp = {
-  key: "refuse the package unless its manifest carries a signature that verifies with this public key (PATH, file://PATH or env://NAME)",
-  identity:
-    "refuse the package unless a keyless signature of its manifest holds for exactly this identity (with --verify-issuer)",
-  issuer: "the OIDC issuer --verify-identity must come from",
-} as const;

@@ -1,7 +1,5 @@
 import { Command } from "@commander-js/extra-typings";
 import { parseFormat, printJson, stderrLogger } from "@pkg/common";
-import { buildCatalog } from "../../build/build-catalog.js";
-import { summaryLine } from "../../build/report.js";
 import { DEFAULT_CONFIG_FILE } from "../../config/load.js";
 
 export function buildCommand() {
@@ -28,6 +26,11 @@ is refused, never replaced.
 Exit codes: 64 --out refused, 65 bad config or index data, 69 a source cannot be fetched, 74 I/O.`,
     )
     .action(async (file, options) => {
+      // loaded here, not at start-up: `pkg-catalog --help` and the other commands pay nothing for it
+      const [{ buildCatalog }, { summaryLine }] = await Promise.all([
+        import("../../build/build-catalog.js"),
+        import("../../build/report.js"),
+      ]);
       const logger = stderrLogger();
       const report = await buildCatalog({
         configPath: file,

@@ -1,6 +1,5 @@
 import { Command } from "@commander-js/extra-typings";
 import { dataError, parseFormat, printJson, stderrLogger } from "@pkg/common";
-import { runCi } from "../../ci/run-ci.js";
 import { DEFAULT_CONFIG_FILE } from "../../config/load.js";
 
 export function ciCommand() {
@@ -18,6 +17,7 @@ stdout gets {"config":...,"ok":...,"files":[{"path":...,"state":"up-to-date"|"di
     )
     .action(async (configPath, options) => {
       const check = options.check === true;
+      const { runCi } = await import("../../ci/run-ci.js");
       const run = await runCi(configPath, { check });
       const stale = run.files.filter((file) => file.state !== "up-to-date");
       const log = stderrLogger();

@@ -1,10 +1,6 @@
 import { Command } from "@commander-js/extra-typings";
 import { integerOption, stderrLogger } from "@pkg/common";
-import { BuildState, buildCatalog } from "../../build/build-catalog.js";
-import { changesLine } from "../../build/report.js";
 import { DEFAULT_CONFIG_FILE } from "../../config/load.js";
-import { startDevServer } from "../../dev/dev-server.js";
-import { listenForStopSignal } from "../../dev/stop-signal.js";
 
 export function devCommand() {
   return new Command("dev")
@@ -24,6 +20,13 @@ brand.logo). A failed rebuild keeps the last good site served and shows its erro
 and on stderr. The site is built into a private temporary directory, removed on Ctrl+C or SIGTERM.`,
     )
     .action(async (configPath, options) => {
+      const [{ BuildState, buildCatalog }, { changesLine }, { startDevServer }, { listenForStopSignal }] =
+        await Promise.all([
+          import("../../build/build-catalog.js"),
+          import("../../build/report.js"),
+          import("../../dev/dev-server.js"),
+          import("../../dev/stop-signal.js"),
+        ]);
       const stop = listenForStopSignal();
       const log = stderrLogger();
       // what each build leaves (its memo) for the next, which then reads and writes only what changed

@@ -1,6 +1,5 @@
 import { Command } from "@commander-js/extra-typings";
 import { parseFormat, printJson, stderrLogger } from "@pkg/common";
-import { ConfigError } from "../../config/errors.js";
 import { DEFAULT_CONFIG_FILE, loadCatalogConfig } from "../../config/load.js";
 
 export function validateCommand() {
@@ -16,6 +15,7 @@ e.g. UNKNOWN_KEY, and names the key) and exits 65. With --format json, stdout ge
 {"ok":true,"file":...} or {"ok":false,"file":...,"code":...,"keyPath":...,"message":...}.`,
     )
     .action(async (file, options) => {
+      const { ConfigError } = await import("../../config/errors.js");
       try {
         await loadCatalogConfig(file);
       } catch (error) {

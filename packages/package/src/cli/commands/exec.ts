@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Command } from "@commander-js/extra-typings";
 import { usageError } from "@pkg/common";
 import type { ChildOutcome } from "../../exec/run.js";
-import { manifestVerifier, trustedRootHelp, verifyRefusalHelp } from "../sign-options.js";
+import { trustedRootHelp, verifyRefusalHelp } from "../verify-help.js";
 
 export function execCommand() {
   return new Command("exec")
@@ -50,8 +50,9 @@ Examples:
     )
     .action(async (ref, command, options) => {
       // loaded here, not at start-up: `pkg exec` is run in loops, every other command pays nothing for it
-      const [{ stderrLogger }, platform, store, exec] = await Promise.all([
+      const [{ stderrLogger }, { manifestVerifier }, platform, store, exec] = await Promise.all([
         import("@pkg/common"),
+        import("../sign-options.js"),
         import("../../platform/host.js"),
         import("../../store/index.js"),
         import("../../exec/index.js"),
