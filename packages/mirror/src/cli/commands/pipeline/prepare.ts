@@ -1,8 +1,10 @@
+import { dirname } from "node:path";
 import { Command } from "@commander-js/extra-typings";
 import { ExitCode, listenForInterrupt, PkgError, parseFormat, printJson, stderrLogger } from "@pkg/common";
 import { createHttpClient } from "@pkg/net";
 import type { PlanVersion } from "../../../pipeline/documents/plan-document.js";
 import { readPlanDocument } from "../../../pipeline/documents/read-plan.js";
+import { isEnvSpec, prepareEnvVersions } from "../../../pipeline/prepare-step/prepare-env.js";
 import { prepareVersions } from "../../../pipeline/prepare-step/prepare-versions.js";
 import { standalonePlanVersion } from "../../../pipeline/prepare-step/standalone.js";
 import { repoRootOption } from "../../shared-options.js";
@@ -41,6 +43,10 @@ export function pipelinePrepareCommand() {
 Writes, in --bundles-dir: bundle-<tag>-<slug>.tar.zst and bundle-<tag>-<slug>-metadata.json per
 platform (slug: linux-amd64, linux-amd64-musl, ...), then prepared-<tag>.json listing them and the
 platforms that failed; pipeline push reads it. With --plan, upstream is not listed again.
+Python sources (pylock, pypi): per wheels key, the lock's selected wheels (the committed lock, or
+the entry's pylock relative to --plan's directory) downloaded, checked against the lock's hashes,
+repacked as bundle-<tag>-<slug>-layer<N>.tar.zst (one per wheel, listed in the manifest's
+"layers"), with the composed metadata; python.interpreter_package's tag is resolved to its digest.
 Exit codes: 0 every platform built; 1 some platform failed (the manifest says which); 64 usage;
 65 the version is not in the plan, or is a metadata-drift entry (pipeline patch fixes those);
 69 upstream unavailable; 130/143 stopped by SIGINT/SIGTERM (no manifest written).`,
@@ -62,9 +68,10 @@ Exit codes: 0 every platform built; 1 some platform failed (the manifest says wh
                 log,
                 http,
                 target: openSpecTarget(spec, { env }),
+                pythonSources: true,
               })
             : planEntry((await readPlanDocument(options.plan, log)).versions, options.version, options.plan);
-        const [prepared] = await prepareVersions([entry], {
+        const step = {
           spec,
           specDir: loaded.specDir,
           workDir: options.workDir,
@@ -73,7 +80,15 @@ Exit codes: 0 every platform built; 1 some platform failed (the manifest says wh
           http,
           log,
           signal: interruption.signal,
-        });
+        };
+        const [prepared] = isEnvSpec(spec)
+          ? await prepareEnvVersions([entry], {
+              ...step,
+              repoRoot: loaded.repoRoot,
+              env,
+              ...(options.plan === undefined ? {} : { planDir: dirname(options.plan) }),
+            })
+          : await prepareVersions([entry], step);
         if (interruption.exitCode !== undefined || prepared === undefined) {
           throw new PkgError(
             interruption.exitCode ?? ExitCode.Interrupted,

@@ -3,6 +3,7 @@ import { ExitCode, listenForInterrupt, PkgError, parseFormat, printJson, stderrL
 import { createHttpClient } from "@pkg/net";
 import { readPlanDocument } from "../../../pipeline/documents/read-plan.js";
 import { planLegs } from "../../../pipeline/plan/legs.js";
+import { isEnvSpec } from "../../../pipeline/prepare-step/prepare-env.js";
 import { describePushOutcome } from "../../../pipeline/push-step/describe.js";
 import { pushStep } from "../../../pipeline/push-step/push-step.js";
 import { runSignerFor, throwIfSigningFailed } from "../../run-signer.js";
@@ -42,6 +43,13 @@ Exit codes: 0 all green; 1 something red or the announce failed (after the summa
     .action(async (options) => {
       const log = stderrLogger();
       const { spec } = await loadRunnableSpec(options.spec, options.repoRoot, log);
+      if (isEnvSpec(spec)) {
+        // prepare writes their layers (prepared bundles' `layers`); pushing them, with the shared wheel layers, is still to come
+        throw new PkgError(
+          ExitCode.Unsupported,
+          `source type ${spec.source.type} is not pushed by this command yet: pipeline prepare builds its environment packages, publishing them is still to come`,
+        );
+      }
       const env = process.env;
       const plan = options.plan === undefined ? undefined : await readPlanDocument(options.plan, log);
       const signer = await runSignerFor(spec.sign, env, log);
