@@ -13,6 +13,7 @@ import { type RunningRegistry, runCli, startRegistry, type TempDir, tempDir } fr
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PreparedVersion } from "../src/pipeline/documents/prepared-version.js";
 import { publishIndexes } from "./support/publish-indexes.js";
+import { uvBinary } from "./support/python-tools.js";
 import { type SimpleIndex, startSimpleIndex } from "./support/simple-index.js";
 import { pythonSpec } from "./support/spec-case.js";
 import { mirrorBin } from "./support/sync-run.js";
@@ -227,5 +228,61 @@ describe("pipeline prepare of a pylock source", () => {
     expect(manifest.failed[0]?.message).toBe(
       `${wheels.clash?.filename}: installs lib/site-packages/hello_app/__init__.py, which ${wheels.app?.filename} installs too`,
     );
+  });
+});
+
+describe("pipeline prepare of a pypi source", () => {
+  it("reads the lock plan derived (its pylock relative to --plan's directory) and builds from it", async () => {
+    const uv = await uvBinary();
+    const dir = join(work.path, "pypi");
+    await mkdir(dir, { recursive: true });
+    const yaml = pythonSpec({
+      name: "hello-app",
+      target: { registry: registry.host, repository: "py/pypi" },
+      source: { type: "pypi", package: "Hello_App", indexes: [{ url: index.base }] },
+      python: {
+        version: "3.11.7",
+        abi: "cp311",
+        interpreter_package: `${registry.host}/py/cpython@${interpreterDigest}`,
+        entrypoints: "all",
+      },
+    });
+    await writeFile(join(dir, "mirror.yml"), yaml);
+    const env = { HOME: dir, UV_CACHE_DIR: join(work.path, "uv-cache"), PKG_MIRROR_UV: uv };
+    const planned = await runCli(
+      mirrorBin,
+      ["package", "pipeline", "plan", "-o", "out/plan.json", "--locks-dir", "derived"],
+      { cwd: dir, env },
+    );
+    expect(planned.code, planned.stderr).toBe(0);
+    const plan = JSON.parse(await readFile(join(dir, "out/plan.json"), "utf8"));
+    const [entry] = plan.versions;
+    expect(entry.pylock).toBe("../derived/pylock.hello-app-1-0.toml");
+    const prepared = await runCli(
+      mirrorBin,
+      [
+        "package",
+        "pipeline",
+        "prepare",
+        "--plan",
+        "out/plan.json",
+        "--version",
+        entry.version,
+        "--format",
+        "json",
+      ],
+      { cwd: dir, env: { HOME: dir } },
+    );
+    expect(prepared.code, prepared.stderr).toBe(0);
+    const manifest = JSON.parse(prepared.stdout) as PreparedVersion;
+    const [bundle] = manifest.bundles;
+    expect(bundle?.layers?.map((l) => l.wheel.package)).toEqual(["hello-app", "helper-lib"]);
+    const metadata = parseMetadata(
+      await readFile(join(dir, "bundles", bundle?.metadata as string), "utf8"),
+      "m",
+    );
+    // entrypoints: all admits the dependency's console script too; the pinned interpreter is kept as given
+    expect(metadata.entrypoints?.map((e) => e.name)).toEqual(["hello", "helper-tool", "python"]);
+    expect(metadata.dependencies?.[0]?.identifier).toBe(`${registry.host}/py/cpython@${interpreterDigest}`);
   });
 });
