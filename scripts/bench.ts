@@ -1,23 +1,31 @@
-// `npm run bench [create|push|check|sync|catalog|starlark] [-- runs]`: the benchmarks of the package tool, each comparing
+// `npm run bench [create|push|check|sync|catalog|starlark|startup] [-- runs]`: the benchmarks of the package tool, each comparing
 // against its reference tool in the same run and printing the figures and the goals.
 import { formatCatalogBench, runCatalogBench } from "./bench/catalog.js";
 import { formatCheckBench, runCheckBench } from "./bench/check.js";
 import { formatCreateBench, runCreateBench } from "./bench/create.js";
 import { formatPushBench, runPushBench } from "./bench/push.js";
 import { formatStarlarkBench, runStarlarkBench } from "./bench/starlark.js";
+import { formatStartupBench, runStartupBench } from "./bench/startup.js";
 import { formatSyncBench, runSyncBench } from "./bench/sync.js";
 
 const which = process.argv[2] ?? "all";
 const runs = process.argv[3] ? Number(process.argv[3]) : undefined;
 if (
-  !["all", "create", "push", "check", "sync", "catalog", "starlark"].includes(which) ||
+  !["all", "create", "push", "check", "sync", "catalog", "starlark", "startup"].includes(which) ||
   (runs !== undefined && !(runs >= 1))
 ) {
-  process.stderr.write("usage: npm run bench [-- all|create|push|check|sync|catalog|starlark [runs]]\n");
+  process.stderr.write(
+    "usage: npm run bench [-- all|create|push|check|sync|catalog|starlark|startup [runs]]\n",
+  );
   process.exit(64);
 }
 
 let ok = true;
+if (which === "all" || which === "startup") {
+  const result = await runStartupBench({ rounds: runs });
+  process.stdout.write(`${formatStartupBench(result)}\n\n`);
+  ok &&= result.ok;
+}
 if (which === "all" || which === "create") {
   const result = await runCreateBench({ runs });
   process.stdout.write(`${formatCreateBench(result)}\n\n`);

@@ -6,8 +6,7 @@ import { ConfigError } from "./errors.js";
 import { parseConfigDocument } from "./parse.js";
 import type { CatalogConfig } from "./types.js";
 
-/** The config file name commands look for in the working directory. */
-export const DEFAULT_CONFIG_FILE = "catalog.config.json";
+export { DEFAULT_CONFIG_FILE } from "./default-file.js";
 
 async function readConfigBytes(file: string): Promise<Uint8Array> {
   try {

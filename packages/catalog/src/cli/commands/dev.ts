@@ -1,6 +1,6 @@
 import { Command } from "@commander-js/extra-typings";
 import { integerOption, stderrLogger } from "@pkg/common";
-import { DEFAULT_CONFIG_FILE } from "../../config/load.js";
+import { DEFAULT_CONFIG_FILE } from "../../config/default-file.js";
 
 export function devCommand() {
   return new Command("dev")

@@ -1,6 +1,6 @@
 import { Command } from "@commander-js/extra-typings";
 import { parseFormat, printJson, stderrLogger } from "@pkg/common";
-import { DEFAULT_CONFIG_FILE, loadCatalogConfig } from "../../config/load.js";
+import { DEFAULT_CONFIG_FILE } from "../../config/default-file.js";
 
 export function validateCommand() {
   return new Command("validate")
@@ -15,7 +15,10 @@ e.g. UNKNOWN_KEY, and names the key) and exits 65. With --format json, stdout ge
 {"ok":true,"file":...} or {"ok":false,"file":...,"code":...,"keyPath":...,"message":...}.`,
     )
     .action(async (file, options) => {
-      const { ConfigError } = await import("../../config/errors.js");
+      const [{ ConfigError }, { loadCatalogConfig }] = await Promise.all([
+        import("../../config/errors.js"),
+        import("../../config/load.js"),
+      ]);
       try {
         await loadCatalogConfig(file);
       } catch (error) {
