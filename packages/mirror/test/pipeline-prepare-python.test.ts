@@ -32,6 +32,9 @@ beforeAll(async () => {
   const interpreter = openRegistry({ host: registry.host, repository: "py/cpython" });
   await publishIndexes(interpreter, [{ tags: ["3.11.7"], platforms: ["linux/amd64", "linux/arm64"] }]);
   interpreterDigest = (await interpreter.fetchManifest("3.11.7"))?.descriptor.digest as string;
+  await publishIndexes(openRegistry({ host: registry.host, repository: "py/cpython-amd64" }), [
+    { tags: ["3.11.7"], platforms: ["linux/amd64"] },
+  ]);
   const dir = join(work.path, "wheels");
   await mkdir(dir);
   wheels.app = await buildWheel(dir, {
@@ -76,7 +79,7 @@ function lockEntry(name: string, version: string, wheel: BuiltWheel, sha256 = wh
 }
 
 /** A pylock spec of hello-app in its own directory, planned (`-o plan.json`) and prepared. */
-async function planAndPrepare(name: string, lockPackages: string) {
+async function planAndPrepare(name: string, lockPackages: string, interpreterRepository = "py/cpython") {
   const dir = join(work.path, name);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, "pylock.toml"), `lock-version = "1.0"\ncreated-by = "tests"\n${lockPackages}`);
@@ -84,7 +87,11 @@ async function planAndPrepare(name: string, lockPackages: string) {
     name: "hello-app",
     target: { registry: registry.host, repository: `py/${name}` },
     source: { type: "pylock", path: `${name}/pylock.toml` },
-    python: { version: "3.11.7", abi: "cp311", interpreter_package: `${registry.host}/py/cpython:3.11.7` },
+    python: {
+      version: "3.11.7",
+      abi: "cp311",
+      interpreter_package: `${registry.host}/${interpreterRepository}:3.11.7`,
+    },
     wheels: { "linux/amd64": null, "linux/arm64": null },
     platforms: { "linux/amd64": { runner: "ubuntu-latest" }, "linux/arm64": { runner: "ubuntu-24.04-arm" } },
   });
@@ -204,6 +211,30 @@ describe("pipeline prepare of a pylock source", () => {
     );
     expect(push.code, push.stderr).toBe(82);
     expect(push.stderr).toContain("source type pylock is not pushed by this command yet");
+
+    // without --plan prepare plans here (the committed lock again): the same layers, byte for byte
+    const standalone = await runCli(
+      mirrorBin,
+      [
+        "package",
+        "pipeline",
+        "prepare",
+        "--version",
+        tag,
+        "--bundles-dir",
+        "again",
+        "--work-dir",
+        "work2",
+        "--format",
+        "json",
+      ],
+      { cwd: dir, env: { HOME: dir } },
+    );
+    expect(standalone.code, standalone.stderr).toBe(0);
+    const again = JSON.parse(standalone.stdout) as PreparedVersion;
+    expect(again.bundles.map((b) => b.layers?.map((l) => l.digest))).toEqual(
+      manifest.bundles.map((b) => b.layers?.map((l) => l.digest)),
+    );
   });
 
   it("a wheel whose bytes differ from the lock's hash fails every key that needs it (exit 1, nothing placed)", async () => {
@@ -217,6 +248,21 @@ describe("pipeline prepare of a pylock source", () => {
     expect(manifest.failed[0]?.message).toContain(
       `${wheels.helper?.filename}: sha256 ${wheels.helper?.sha256} does not match the lock's ${"0".repeat(64)}`,
     );
+  });
+
+  it("a key whose os/arch the interpreter's index lacks fails; the others are built", async () => {
+    const lock =
+      lockEntry("hello-app", "1.0", wheels.app as BuiltWheel) +
+      lockEntry("helper-lib", "2.0", wheels.helper as BuiltWheel);
+    const { prepared, manifest } = await planAndPrepare("no-arm64", lock, "py/cpython-amd64");
+    expect(prepared.code).toBe(1);
+    expect(manifest.bundles.map((b) => b.platform)).toEqual(["linux/amd64"]);
+    expect(manifest.failed).toEqual([
+      {
+        platform: "linux/arm64",
+        message: `python.interpreter_package ${registry.host}/py/cpython-amd64:3.11.7 has no linux/arm64 entry (it has linux/amd64)`,
+      },
+    ]);
   });
 
   it("two wheels installing the same file fail the key (65 in the manifest)", async () => {

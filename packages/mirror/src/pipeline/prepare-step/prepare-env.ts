@@ -8,7 +8,7 @@ import { constants } from "node:fs";
 import { copyFile, mkdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
-import { openRegistry, parseReference } from "@pkg/oci";
+import { openRegistry, parseManifestDocument, parseReference } from "@pkg/oci";
 import { parsePlatformKey, platformSlug, writeMetadataFile } from "@pkg/package";
 import { writeAtomically } from "@pkg/package/bundle";
 import { createDownloader } from "../../build/fetch/downloader.js";
@@ -58,20 +58,53 @@ function lockPathOf(entry: PlanVersion, spec: RunnableSpec, options: EnvPrepareO
   return resolve(options.planDir ?? ".", entry.pylock);
 }
 
+/** What `python.interpreter_package` resolved to. */
+export interface ResolvedInterpreter {
+  /** Its digest: its own pin, else what its tag resolves to. */
+  digest: string;
+  /** `os/arch` of each entry when it is an image index; undefined for a single manifest. */
+  platforms?: string[];
+}
+
 /**
- * The digest `python.interpreter_package` names: its own when pinned, else what its tag resolves
- * to in its registry (an image index: the installing host's entry is picked when it is
- * materialised). A tag the registry does not have is 65.
+ * The digest `python.interpreter_package` names (its own when pinned, else what its tag resolves
+ * to; an image index: the installing host's entry is picked when it is materialised) and the
+ * platforms its index offers. A tag or digest the registry does not have is 65.
  */
-export async function resolveInterpreter(reference: string, env: NodeJS.ProcessEnv): Promise<string> {
+export async function resolveInterpreter(
+  reference: string,
+  env: NodeJS.ProcessEnv,
+): Promise<ResolvedInterpreter> {
   const parsed = parseReference(reference);
-  if (parsed.digest !== undefined) return parsed.digest;
   const target = openRegistry({ host: parsed.registry, repository: parsed.repository }, { env });
-  const found = await target.fetchManifest(parsed.tag as string);
+  const found = await target.fetchManifest(parsed.digest ?? (parsed.tag as string));
   if (found === undefined) {
-    throw new PkgError(ExitCode.Data, `python.interpreter_package ${reference}: no such tag in its registry`);
+    throw new PkgError(ExitCode.Data, `python.interpreter_package ${reference}: not in its registry`);
   }
-  return found.descriptor.digest;
+  const document = parseManifestDocument(found.bytes, reference);
+  const digest = parsed.digest ?? found.descriptor.digest;
+  if (document.kind !== "index") return { digest };
+  const platforms = document.index.manifests.flatMap((m) =>
+    m.platform === undefined ? [] : [`${m.platform.os}/${m.platform.architecture}`],
+  );
+  return { digest, platforms };
+}
+
+/** The `wheels` keys whose os/arch the interpreter's index has no entry for, with the reason. */
+export function interpreterGaps(
+  keys: readonly string[],
+  interpreter: ResolvedInterpreter,
+  reference: string,
+): Array<{ platform: string; message: string }> {
+  const offered = interpreter.platforms;
+  if (offered === undefined) return [];
+  return keys.flatMap((platform) => {
+    const key = parsePlatformKey(platform, ExitCode.Data);
+    const base = `${key.os}/${key.architecture}`;
+    if (offered.includes(base)) return [];
+    const message = `python.interpreter_package ${reference} has no ${base} entry (it has ${offered.join(", ") || "none"})`;
+    return [{ platform, message }];
+  });
 }
 
 async function placeLayers(
@@ -141,14 +174,17 @@ export async function prepareEnvVersions(
     try {
       const lockPath = lockPathOf(entry, spec, options);
       const lock = await readLock(lockPath, lockPath);
-      const interpreterDigest = await resolveInterpreter(python.interpreter_package, options.env);
-      const outcomes = await buildEnvPlatforms(entry.platforms, {
+      const interpreter = await resolveInterpreter(python.interpreter_package, options.env);
+      const gaps = interpreterGaps(entry.platforms, interpreter, python.interpreter_package);
+      failed.push(...gaps);
+      const keys = entry.platforms.filter((p) => !gaps.some((gap) => gap.platform === p));
+      const outcomes = await buildEnvPlatforms(keys, {
         lock,
         app,
         appVersion: entry.source_version,
         python,
         wheels: spec.wheels,
-        interpreterDigest,
+        interpreterDigest: interpreter.digest,
         workDir: join(resolve(options.workDir), spec.name, entry.source_version),
         downloader,
         log,
@@ -174,7 +210,9 @@ export async function prepareEnvVersions(
       if (options.signal.aborted) break;
       const message = error instanceof Error ? error.message : String(error);
       log.warn(`${entry.version}: ${message}`);
-      for (const platform of entry.platforms) failed.push({ platform, message });
+      for (const platform of entry.platforms) {
+        if (!failed.some((f) => f.platform === platform)) failed.push({ platform, message });
+      }
     }
     const version = { plan: entry, bundles, failed };
     const path = await writePreparedManifest(options.bundlesDir, version);
