@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { describeError, ExitCode, type Logger, PkgError } from "@pkg/common";
 import type { Metadata } from "@pkg/package";
+import pLimit from "p-limit";
 import { composeEnvMetadata } from "../../python/compose.js";
 import type { LockedFile, LockedPackage, Pylock } from "../../python/pylock.js";
 import { checkNoOverlap } from "../../python/wheel-layout.js";
@@ -16,7 +17,7 @@ import type { Python } from "../../spec/python.js";
 import type { Wheels } from "../../spec/wheels.js";
 import type { Downloader } from "../fetch/downloader.js";
 import { fileDigests } from "../fetch/file-digest.js";
-import { type RepackedWheel, repackWheel } from "./repack.js";
+import { type RepackedWheel, type RepackOptions, repackWheel } from "./repack.js";
 import { wheelTargetOf } from "./target.js";
 
 export interface EnvBuildOptions {
@@ -31,6 +32,13 @@ export interface EnvBuildOptions {
   /** The version's work directory: `wheels/` downloads, `layers/` repacked layers. */
   workDir: string;
   downloader: Downloader;
+  /**
+   * Runs one wheel's unpacking and repacking: bounds how many run at once (`max_bundles`), so a
+   * lock of a hundred wheels never has a hundred unpacked trees on disk. Default: one at a time.
+   */
+  repackSlot?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Writes a layer (a bundle pool's `create` puts zstd on a worker thread); default `createBundle`. */
+  create?: RepackOptions["create"];
   log: Logger;
   signal?: AbortSignal;
 }
@@ -76,8 +84,9 @@ function asPkgError(error: unknown): PkgError {
 
 export async function buildEnvPlatforms(
   platforms: readonly string[],
-  options: EnvBuildOptions,
+  buildOptions: EnvBuildOptions,
 ): Promise<EnvPlatformOutcome[]> {
+  const options = { ...buildOptions, repackSlot: buildOptions.repackSlot ?? oneAtATime() };
   const layers = new Map<string, Promise<EnvLayer>>();
   const layerOf = (pkg: LockedPackage, wheel: LockedFile): Promise<EnvLayer> => {
     let pending = layers.get(wheel.name);
@@ -114,10 +123,15 @@ export async function buildEnvPlatforms(
   return outcomes;
 }
 
+function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
+  const limit = pLimit(1);
+  return (work) => limit(work);
+}
+
 async function fetchAndRepack(
   pkg: LockedPackage,
   wheel: LockedFile,
-  options: EnvBuildOptions,
+  options: EnvBuildOptions & Required<Pick<EnvBuildOptions, "repackSlot">>,
 ): Promise<EnvLayer> {
   if (wheel.url === undefined) {
     throw new PkgError(ExitCode.Data, `${wheel.name}: the lock gives it no url to download it from`);
@@ -129,10 +143,13 @@ async function fetchAndRepack(
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   const sha256 = await checkLockedFile(wheel, downloaded.path);
-  const repacked = await repackWheel({
-    file: downloaded.path,
-    wheel: wheel.name,
-    output: join(options.workDir, "layers", `${sha256}.tar.zst`),
-  });
+  const repacked = await options.repackSlot(() =>
+    repackWheel({
+      file: downloaded.path,
+      wheel: wheel.name,
+      output: join(options.workDir, "layers", `${sha256}.tar.zst`),
+      ...(options.create === undefined ? {} : { create: options.create }),
+    }),
+  );
   return { ...repacked, package: pkg.name, url: wheel.url, wheelSha256: sha256 };
 }

@@ -10,7 +10,13 @@ import { join, resolve } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
 import { openRegistry, parseManifestDocument, parseReference } from "@pkg/oci";
 import { parsePlatformKey, platformSlug, writeMetadataFile } from "@pkg/package";
-import { writeAtomically } from "@pkg/package/bundle";
+import {
+  type BundleResult,
+  type CreateBundleOptions,
+  createBundlePool,
+  writeAtomically,
+} from "@pkg/package/bundle";
+import pLimit from "p-limit";
 import { createDownloader } from "../../build/fetch/downloader.js";
 import { buildEnvPlatforms, type EnvLayer } from "../../build/wheel/build-env.js";
 import type { RunnableSpec } from "../../plan/plan-run.js";
@@ -165,6 +171,34 @@ export async function prepareEnvVersions(
     maxDownloads: concurrency.max_downloads,
     log,
   });
+  // at most max_bundles wheels unpacked and repacked at once, zstd on worker threads
+  const pool = createBundlePool(concurrency.max_bundles);
+  const repacks = pLimit(concurrency.max_bundles);
+  const repackSlot = <T>(work: () => Promise<T>) => repacks(work);
+  const create = (bundle: CreateBundleOptions) => pool.create(bundle, options.signal);
+  try {
+    return await prepareEach(entries, options, { python, app, downloader, repackSlot, create });
+  } finally {
+    await pool.close();
+  }
+}
+
+interface EnvRun {
+  python: NonNullable<RunnableSpec["python"]>;
+  app: string;
+  downloader: ReturnType<typeof createDownloader>;
+  repackSlot: <T>(work: () => Promise<T>) => Promise<T>;
+  create: (bundle: CreateBundleOptions) => Promise<BundleResult>;
+}
+
+async function prepareEach(
+  entries: readonly PlanVersion[],
+  options: EnvPrepareOptions,
+  run: EnvRun,
+): Promise<PreparedVersion[]> {
+  const { spec, log } = options;
+  const { python, app, downloader } = run;
+  const wheels = spec.wheels as NonNullable<RunnableSpec["wheels"]>;
   await mkdir(options.bundlesDir, { recursive: true });
   const prepared: PreparedVersion[] = [];
   for (const entry of entries) {
@@ -183,8 +217,10 @@ export async function prepareEnvVersions(
         app,
         appVersion: entry.source_version,
         python,
-        wheels: spec.wheels,
+        wheels,
         interpreterDigest: interpreter.digest,
+        repackSlot: run.repackSlot,
+        create: run.create,
         workDir: join(resolve(options.workDir), spec.name, entry.source_version),
         downloader,
         log,
