@@ -5,7 +5,13 @@ export { dataError, describeError, isPkgError, oneLine, PkgError, usageError } f
 export { ExitCode, exitCodeName } from "./exit-codes.js";
 export { type Interruption, listenForInterrupt, type StopSignal } from "./interrupt.js";
 export { isJsonObject } from "./json.js";
-export { buildLazyTree, type CommandLoader, type LazyGroup, type LazyNode } from "./lazy-commands.js";
+export {
+  buildFullTree,
+  buildLazyTree,
+  type CommandLoader,
+  type LazyGroup,
+  type LazyNode,
+} from "./lazy-commands.js";
 export { type Logger, silentLogger, stderrLogger } from "./log.js";
 export { runMain } from "./main.js";
 export { readPackageVersion } from "./package-version.js";

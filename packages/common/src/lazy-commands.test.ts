@@ -1,6 +1,6 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { describe, expect, it } from "vitest";
-import { buildLazyTree, type LazyGroup } from "./lazy-commands.js";
+import { buildFullTree, buildLazyTree, type LazyGroup } from "./lazy-commands.js";
 
 /** A tree whose loaders record what they built: what a command line imports. */
 function recordingTree() {
@@ -71,6 +71,13 @@ describe("buildLazyTree", () => {
     const program = await buildLazyTree(tree, ["package", "--help"]);
     expect(names(program)).toEqual(["package"]);
     expect(names(program.commands[0] as CommandUnknownOpts)).toEqual(["push", "pull", "pipeline"]);
+  });
+
+  it("buildFullTree builds every command of every group", async () => {
+    const { tree, loaded } = recordingTree();
+    const program = await buildFullTree(tree);
+    expect(loaded.sort()).toEqual(["exec", "plan", "pull", "push", "run"]);
+    expect(names(program)).toEqual(["package", "exec"]);
   });
 
   it("runs the action of a command reached through the tree", async () => {

@@ -21,6 +21,16 @@ export async function buildLazyTree(root: LazyGroup, args: readonly string[]): P
   return buildGroup(root, [...args]);
 }
 
+/** The whole tree, every subcommand built: for what reads the program itself (its tests, docs). */
+export async function buildFullTree(group: LazyGroup): Promise<CommandUnknownOpts> {
+  const command = group.command();
+  const built = await Promise.all(
+    Object.values(group.children).map((node) => (typeof node === "function" ? node() : buildFullTree(node))),
+  );
+  for (const child of built) command.addCommand(child);
+  return command;
+}
+
 /** `words`: the rest of the command line; undefined when the group is only listed, not entered. */
 async function buildGroup(group: LazyGroup, words: string[] | undefined): Promise<CommandUnknownOpts> {
   const command = group.command();

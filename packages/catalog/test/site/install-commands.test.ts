@@ -3,7 +3,7 @@ import { parseReference } from "@pkg/oci";
 import { describe, expect, it } from "vitest";
 // the `pkg` CLI's own program, read from the package tool's sources: the catalog does not depend on
 // the package tool (its users install it alone), only this test holds the two in step
-import { buildProgram } from "../../../package/src/cli/program.js";
+import { buildFullProgram } from "../../../package/src/cli/program.js";
 import { installCommands, pkgHasExec, registryRepository } from "../../src/site/model/install-commands.js";
 import { buildSiteModel } from "../../src/site/model/site-model.js";
 import type { PackageView } from "../../src/site/model/types.js";
@@ -18,8 +18,11 @@ type AnyCommand = Command<unknown[], Record<string, unknown>, Record<string, unk
  * The `pkg` program set to parse without running anything: no command exits the process or prints,
  * and every leaf command's action only records its own path and arguments.
  */
-function parsingProgram(): { program: AnyCommand; parsed: { path: string; args: unknown[] }[] } {
-  const program = buildProgram() as unknown as AnyCommand;
+async function parsingProgram(): Promise<{
+  program: AnyCommand;
+  parsed: { path: string; args: unknown[] }[];
+}> {
+  const program = (await buildFullProgram()) as unknown as AnyCommand;
   const parsed: { path: string; args: unknown[] }[] = [];
   const prepare = (command: AnyCommand, path: string[]): void => {
     command.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
@@ -63,8 +66,8 @@ function viewOf(repository: string, latest = "1.0"): PackageView {
 const bunLike = viewOf("oci://r.example/a/b");
 
 describe("the install block's commands", () => {
-  it("shows pkg exec exactly when the pkg program has an exec command", () => {
-    const commands = (buildProgram() as unknown as AnyCommand).commands.map((c) => c.name());
+  it("shows pkg exec exactly when the pkg program has an exec command", async () => {
+    const commands = ((await buildFullProgram()) as unknown as AnyCommand).commands.map((c) => c.name());
     expect(pkgHasExec).toBe(commands.includes("exec"));
   });
 
@@ -75,7 +78,7 @@ describe("the install block's commands", () => {
       const shown = installCommands(pkg);
       expect(shown.length, pkg.name).toBe(pkgHasExec ? 2 : 1);
       for (const { command } of shown) {
-        const { program, parsed } = parsingProgram();
+        const { program, parsed } = await parsingProgram();
         // a rejected command throws a CommanderError here
         program.parse(argvOf(command), { from: "user" });
         expect(parsed.length, command).toBe(1);
@@ -90,15 +93,16 @@ describe("the install block's commands", () => {
     }
   });
 
-  it("would be rejected by the parser if they were wrong: the check bites", () => {
-    const { program } = parsingProgram();
+  it("would be rejected by the parser if they were wrong: the check bites", async () => {
+    const { program } = await parsingProgram();
     expect(() => program.parse(["package", "pull", "ghcr.io/a/b:1"], { from: "user" })).toThrow(/output/);
-    expect(() => parsingProgram().program.parse(["exec-nothing"], { from: "user" })).toThrow();
+    const fresh = (await parsingProgram()).program;
+    expect(() => fresh.parse(["exec-nothing"], { from: "user" })).toThrow();
     // while pkg has no exec command, the exec line is exactly what the parser refuses
     const exec = installCommands(bunLike, true)[0]?.command ?? "";
     expect(exec).toMatch(/^pkg exec /);
-    if (!pkgHasExec)
-      expect(() => parsingProgram().program.parse(argvOf(exec), { from: "user" })).toThrow(/unknown command/);
+    const another = (await parsingProgram()).program;
+    if (!pkgHasExec) expect(() => another.parse(argvOf(exec), { from: "user" })).toThrow(/unknown command/);
   });
 
   it("pull the latest version into a directory named after the repository", async () => {

@@ -1,5 +1,5 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
-import { buildLazyTree, type LazyGroup } from "@pkg/common";
+import { buildFullTree, buildLazyTree, type LazyGroup } from "@pkg/common";
 import { TOOL_VERSION } from "../version-info.js";
 
 /**
@@ -31,6 +31,11 @@ const tree: LazyGroup = {
 /** The program for one command line (`args`: what follows `pkg`). */
 export function buildProgram(args: readonly string[]): Promise<CommandUnknownOpts> {
   return buildLazyTree(tree, args);
+}
+
+/** The program with every command built: for what reads the command tree itself (tests). */
+export function buildFullProgram(): Promise<CommandUnknownOpts> {
+  return buildFullTree(tree);
 }
 
 function rootCommand(): CommandUnknownOpts {
