@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { openRegistry } from "@pkg/oci";
+import { defaultMetadata, serializeMetadata } from "@pkg/package";
 import {
   type FaultProxy,
   startFaultProxy,
@@ -87,7 +88,30 @@ function releasesBody(page: number): string {
   return JSON.stringify(releases);
 }
 
+/** The loopback forge and registry a check or a plan runs against, and the spec naming them. */
+export interface ForgeFixture {
+  pages: number;
+  specPath: string;
+  forge: TestServer;
+  proxy: FaultProxy;
+}
+
+export const checkFixtureShape = { releases: RELEASES, published: PUBLISHED, platforms: PLATFORMS.length };
+
 export async function runCheckBench(): Promise<CheckBenchResult> {
+  return withForgeFixture(async ({ pages, specPath, forge, proxy }) => {
+    const run = (args: string[]) => timedCheck(specPath, args, { forge, proxy });
+    const withSummary = await run([]);
+    const verified = await run(["--verify-published"]);
+    return { pages, withSummary, verified, ...goalsMet(withSummary, pages) };
+  });
+}
+
+/**
+ * Starts a forge of 2,000 releases x 6 platforms (100 a page) and a registry (behind a counting
+ * proxy) with the older 1,000 versions published with their summary, as sync publishes them.
+ */
+export async function withForgeFixture<T>(body: (fixture: ForgeFixture) => Promise<T>): Promise<T> {
   const pages = Math.ceil(RELEASES / PER_PAGE);
   const dir = await tempDir("bench-check-");
   const registry = await startRegistry();
@@ -107,6 +131,8 @@ export async function runCheckBench(): Promise<CheckBenchResult> {
     const summary = await publishWithSummary(
       openRegistry({ host: registry.host, repository: "acme/tool" }),
       older.map((v) => ({ tags: [v, `${v}_20250101120000`], platforms: PLATFORMS })),
+      // package metadata, as a published package carries: what a plan's drift scan reads
+      serializeMetadata(defaultMetadata()),
     );
     if (summary.status !== "written")
       throw new Error(`the published summary was not written: ${JSON.stringify(summary)}`);
@@ -121,10 +147,7 @@ export async function runCheckBench(): Promise<CheckBenchResult> {
         assets: Object.fromEntries(PLATFORMS.map((p) => [p, [`^tool-.*-${platformSlug(p)}\\.tar\\.gz$`]])),
       }),
     );
-    const run = (args: string[]) => timedCheck(specPath, args, { forge, proxy });
-    const withSummary = await run([]);
-    const verified = await run(["--verify-published"]);
-    return { pages, withSummary, verified, ...goalsMet(withSummary, pages) };
+    return await body({ pages, specPath, forge, proxy });
   } finally {
     await proxy.stop();
     await forge.stop();

@@ -16,8 +16,10 @@ export async function publishIndexes(
   target: Target,
   fixtures: readonly IndexFixture[],
   concurrency = 16,
+  /** The config every manifest carries (default `{}`): real metadata where a reader parses it. */
+  configBytes: Buffer = Buffer.from("{}"),
 ): Promise<void> {
-  const config = memoryBlob(Buffer.from("{}"));
+  const config = memoryBlob(configBytes);
   await target.pushBlob(config);
   const manifestBytes = Buffer.from(
     JSON.stringify({

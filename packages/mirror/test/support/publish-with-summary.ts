@@ -8,8 +8,9 @@ import { type IndexFixture, publishIndexes } from "./publish-indexes.js";
 export async function publishWithSummary(
   target: Target,
   fixtures: readonly IndexFixture[],
+  configBytes?: Buffer,
 ): Promise<SummaryUpdate> {
   const observer = observeIndexes(target);
-  await publishIndexes(observer.target, fixtures);
+  await publishIndexes(observer.target, fixtures, 16, configBytes);
   return updatePublishedSummary(target, observer, silentLogger);
 }
