@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli/main.js";
+import { cliModuleUrl } from "@pkg/common/bin-entry";
 
+const { main } = await import(cliModuleUrl(import.meta.url).href);
 await main(process.argv);
