@@ -293,8 +293,6 @@ async function build(options: BuildOptions): Promise<BuildReport> {
   // an output this process built (dev) is known to be a site; anything else must show it is one
   const known = options.state?.memos.has(outDir) === true;
   if (!known) await assertReplaceable(outDir, options.outDir);
-  await checkClientAssets();
-  const renderer = await rendererHash();
   const memoDir = options.cacheDir ?? defaultCacheDir();
 
   const existing = await existingDir(outDir);
@@ -306,7 +304,14 @@ async function build(options: BuildOptions): Promise<BuildReport> {
     finishInterruptedCommit(memoFile(memoDir, existing), existing)
   )
     log(`finished the update of ${outDir} that an earlier build left midway`);
+  // the files the memo records are checked from here on, beside the rest
+  const identities =
+    existing !== undefined && options.state === undefined
+      ? checkIdentities(memoFile(memoDir, existing), existing)
+      : undefined;
   sweepStaleSiblings(outDir, startedAt);
+  await checkClientAssets();
+  const renderer = await rendererHash();
   let previous: BuildMemo | undefined;
   let linkFrom: BuildMemo | undefined;
   if (options.state !== undefined) {
@@ -315,13 +320,11 @@ async function build(options: BuildOptions): Promise<BuildReport> {
     const other = last === undefined || last === existing ? undefined : memos.get(last);
     if (own?.renderer === renderer) previous = own;
     else if (other?.renderer === renderer) linkFrom = other;
-  } else if (existing !== undefined) {
-    const file = memoFile(memoDir, existing);
-    const identities = checkIdentities(file, existing);
-    previous = await loadMemo(file, existing, renderer);
+  } else if (existing !== undefined && identities !== undefined) {
+    previous = await loadMemo(memoFile(memoDir, existing), existing, renderer);
     if (previous === undefined) identities.stop();
     else {
-      const changed = await identities.changed;
+      const changed = await identities.help(previous);
       const dropped = changed === undefined ? dropChangedFiles(previous) : dropFiles(previous, changed);
       // an output mostly changed since (restored from a copy, say) is built anew and swapped in
       if (dropped > previous.files.size / 2) previous = undefined;

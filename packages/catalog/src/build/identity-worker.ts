@@ -1,32 +1,38 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-import { memoColumns, sameIdent } from "./memo.js";
+import { changedPaths, memoColumns } from "./memo.js";
 
-/** Checks the identity of every file a memo file records (see identity-check.ts): posts the paths
- *  whose file changed since, or null for a file that is not a memo. */
-const { file, out } = workerData as { file: string; out: string };
+/** Checks the identity of the files a memo file records (see identity-check.ts), a chunk at a time
+ *  from the shared counter: posts the paths whose file changed since, or null for a file that is
+ *  not a memo of this output. */
+const { file, out, counter, chunk } = workerData as {
+  file: string;
+  out: string;
+  counter: Int32Array;
+  chunk: number;
+};
 
-function changedFiles(): string[] | null {
-  const columns = memoColumns(readFileSync(file));
-  if (columns === undefined || columns.header.out !== out) return null;
-  const { paths, idents } = columns;
-  const changed: string[] = [];
-  for (let i = 0; i < paths.length; i++) {
-    const path = paths[i] as string;
-    const ident: [number, number, number] = [
-      idents[3 * i] ?? 0,
-      idents[3 * i + 1] ?? 0,
-      idents[3 * i + 2] ?? 0,
-    ];
-    if (!sameIdent(join(out, path), ident)) changed.push(path);
-  }
-  return changed;
-}
+/** What the worker checked (the files' count and last path, for the main thread to see it read the
+ *  same memo), and what changed. */
+export type IdentityResult = { files: number; last: string; changed: string[] } | null;
 
-let result: string[] | null;
+let result: IdentityResult;
 try {
-  result = changedFiles();
+  const columns = memoColumns(readFileSync(file));
+  result =
+    columns === undefined || columns.header.out !== out
+      ? null
+      : {
+          files: columns.paths.length,
+          last: columns.paths.at(-1) ?? "",
+          changed: changedPaths(
+            out,
+            columns.paths,
+            columns.idents,
+            () => Atomics.add(counter, 0, chunk),
+            chunk,
+          ),
+        };
 } catch {
   result = null;
 }

@@ -174,10 +174,40 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
       packageLines.set(pkg, { index, line });
       packages.set(key, pkg);
     }
-    return { out, renderer, files, sources };
+    const memo: BuildMemo = { out, renderer, files, sources };
+    loadedColumns.set(memo, { paths, idents });
+    return memo;
   } catch {
     return undefined;
   }
+}
+
+/** The file columns a memo was loaded from, in its files' order (see identity-check.ts). */
+const loadedColumns = new WeakMap<BuildMemo, { paths: string[]; idents: Float64Array }>();
+
+export function columnsOf(memo: BuildMemo): { paths: string[]; idents: Float64Array } | undefined {
+  return loadedColumns.get(memo);
+}
+
+/** The paths, from those at the indices `next` hands out (`chunk` at a time), whose file under
+ *  `out` is no longer the one recorded. */
+export function changedPaths(
+  out: string,
+  paths: readonly string[],
+  idents: Float64Array,
+  next: () => number,
+  chunk: number,
+): string[] {
+  const changed: string[] = [];
+  for (let start = next(); start < paths.length; start = next()) {
+    const end = Math.min(start + chunk, paths.length);
+    for (let i = start; i < end; i++) {
+      const path = paths[i] as string;
+      const ident: FileIdent = [idents[3 * i] ?? 0, idents[3 * i + 1] ?? 0, idents[3 * i + 2] ?? 0];
+      if (!sameIdent(join(out, path), ident)) changed.push(path);
+    }
+  }
+  return changed;
 }
 
 /** Writes the memo (a temporary file renamed over the old one), section by section. Files without
