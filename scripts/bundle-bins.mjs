@@ -5,7 +5,7 @@
 // what a module finds beside itself (package.json, worker entries, createRequire) is unchanged.
 // The bins run a bundle only while it is newer than every TypeScript build (see
 // @pkg/common/bin-entry). Run from the repository root, after tsc -b.
-import { mkdir, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -46,11 +46,35 @@ function originalUrls(outDir) {
   };
 }
 
+/**
+ * Moves a build into `outDir` without pulling anything from under a running bin: the chunks
+ * (named by their content) first, `main.js` last, each by a rename. A chunk the new build no
+ * longer has is removed ten minutes after it stopped being part of one (the time is kept in
+ * `.superseded.json`), past what a command started before still loads lazily.
+ */
+async function publish(temp, outDir) {
+  await mkdir(outDir, { recursive: true });
+  const names = await readdir(temp);
+  for (const name of names) if (name !== "main.js") await rename(join(temp, name), join(outDir, name));
+  await rename(join(temp, "main.js"), join(outDir, "main.js"));
+  await rm(temp, { recursive: true, force: true });
+  const ledger = join(outDir, ".superseded.json");
+  const since = await readFile(ledger, "utf8").then(JSON.parse, () => ({}));
+  const now = Date.now();
+  const kept = {};
+  for (const name of await readdir(outDir)) {
+    if (names.includes(name) || name === ".superseded.json") continue;
+    const first = typeof since[name] === "number" ? since[name] : now;
+    if (now - first > 10 * 60_000) await rm(join(outDir, name), { force: true });
+    else kept[name] = first;
+  }
+  await writeFile(ledger, `${JSON.stringify(kept)}\n`);
+}
+
 await Promise.all(
   bins.map(async (name) => {
     const dist = join(root, "packages", name, "dist");
     const outDir = join(dist, "cli-bundle");
-    // written aside, then renamed into place: a bin never sees half a bundle
     const temp = `${outDir}.tmp-${process.pid}`;
     await rm(temp, { recursive: true, force: true });
     await mkdir(temp, { recursive: true });
@@ -66,7 +90,6 @@ await Promise.all(
       // the chunks land in outDir: URLs are made relative to it, not to the temporary directory
       plugins: [externalThirdParty, originalUrls(outDir)],
     });
-    await rm(outDir, { recursive: true, force: true });
-    await rename(temp, outDir);
+    await publish(temp, outDir);
   }),
 );
