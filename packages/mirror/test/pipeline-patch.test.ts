@@ -74,7 +74,7 @@ async function manifestOf(tag: string, platform: string) {
   if (doc?.kind !== "index") throw new Error(`${tag} is no index`);
   const [os, architecture] = platform.split("/");
   const entry = doc.index.manifests.find(
-    (m) => m.platform?.os === os && m.platform.architecture === architecture,
+    (m) => m.platform?.os === os && m.platform?.architecture === architecture,
   );
   const child = entry && (await target().fetchManifest(entry.digest));
   const manifest = child && parseManifestDocument(child.bytes, entry.digest);

@@ -65,7 +65,7 @@ describe("composeEnvMetadata", () => {
         { identifier: `ghcr.io/acme/python:3.13@${DIGEST}`, name: "python", visibility: "private" },
       ],
     });
-    expect(parseMetadata(serializeMetadata(metadata), "metadata.json")).toEqual(metadata);
+    expect(parseMetadata(serializeMetadata(metadata).toString("utf8"), "metadata.json")).toEqual(metadata);
   });
 
   it("auto admits the root's scripts, all every wheel's, a list only its names within their bounds", () => {
