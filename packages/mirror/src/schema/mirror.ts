@@ -707,7 +707,8 @@ const topLevel: Record<string, Schema> = {
   allow_manual_edits: {
     type: "boolean",
     default: false,
-    description: "generate ci: true in every spec of the repository drops the drift guard (verify-generated).",
+    description:
+      "generate ci: true in every spec of the repository drops the drift guard (verify-generated).",
   },
   extends: filled("Parent spec (relative path) merged key by key under this one."),
 };
