@@ -4,7 +4,9 @@ import type { AnnotatedValue } from "./types.js";
 /** The string itself when it parses as an https URL, else undefined: index data never yields another
  *  scheme of link. */
 export function httpsHref(value: unknown): string | undefined {
-  if (typeof value !== "string") return undefined;
+  // an absolute URL has a scheme and its colon: a license name or a revision is not parsed (a parse
+  // that throws is slow, and index data has thousands of them)
+  if (typeof value !== "string" || !value.includes(":")) return undefined;
   try {
     const url = new URL(value);
     return url.protocol === "https:" ? url.href : undefined;
