@@ -21,6 +21,8 @@ export class IndexWriter {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private failure: Error | undefined;
+  private outbox: IndexWriterJob[] = [];
+  private flush: NodeJS.Immediate | undefined;
 
   /** Creates the files (absolute path, bytes, name for messages); resolves with their identities. */
   write(files: [string, Uint8Array, string][]): Promise<FileIdent[]> {
@@ -50,7 +52,14 @@ export class IndexWriter {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...job, id });
+      this.outbox.push({ ...job, id } as IndexWriterJob);
+      // the jobs of one turn of the event loop go in one message (a message wakes the other thread)
+      this.flush ??= setImmediate(() => {
+        this.flush = undefined;
+        const jobs = this.outbox;
+        this.outbox = [];
+        worker.postMessage(jobs, transferable(jobs));
+      });
     });
   }
 
@@ -59,11 +68,13 @@ export class IndexWriter {
     const worker = new Worker(workerFile, {
       execArgv: process.execArgv.filter((a) => a.startsWith("--cpu-prof")),
     });
-    worker.on("message", (result: IndexWriterResult) => {
-      const job = this.pending.get(result.id);
-      this.pending.delete(result.id);
-      if ("error" in result) job?.reject(writeError(result.shownAs, result.error));
-      else job?.resolve(result.idents);
+    worker.on("message", (results: IndexWriterResult[]) => {
+      for (const result of results) {
+        const job = this.pending.get(result.id);
+        this.pending.delete(result.id);
+        if ("error" in result) job?.reject(writeError(result.shownAs, result.error));
+        else job?.resolve(result.idents);
+      }
     });
     worker.on("error", (error) => {
       this.failure = new PkgError(ExitCode.Failed, `the index writer failed: ${error.message}`, {
@@ -77,10 +88,35 @@ export class IndexWriter {
   }
 
   async close(): Promise<void> {
+    if (this.flush !== undefined) clearImmediate(this.flush);
+    this.flush = undefined;
     const worker = this.worker;
     this.worker = undefined;
     await worker?.terminate();
   }
+}
+
+/**
+ * The buffers of the files to write that can move to the writer rather than be copied: those that
+ * are a file's own (allocated for it alone, as the local reader allocates them; a buffer from a
+ * pool, or shared with anything else, is copied). A moved buffer is empty here afterwards: the
+ * mirror gives the writer bytes it is done with.
+ */
+function transferable(jobs: IndexWriterJob[]): ArrayBuffer[] {
+  const own = new Set<ArrayBuffer>();
+  for (const job of jobs) {
+    if (job.kind !== "write") continue;
+    for (const [, bytes] of job.files) {
+      const buffer = bytes.buffer;
+      if (
+        buffer instanceof ArrayBuffer &&
+        bytes.byteOffset === 0 &&
+        buffer.byteLength - bytes.byteLength <= 1
+      )
+        own.add(buffer);
+    }
+  }
+  return [...own];
 }
 
 function writeError(shownAs: string, code: string): PkgError {
