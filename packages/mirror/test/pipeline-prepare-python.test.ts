@@ -17,7 +17,7 @@ import { uvBinary } from "./support/python-tools.js";
 import { type SimpleIndex, startSimpleIndex } from "./support/simple-index.js";
 import { pythonSpec } from "./support/spec-case.js";
 import { mirrorBin } from "./support/sync-run.js";
-import { type BuiltWheel, buildWheel } from "./support/wheels.js";
+import { type BuiltWheel, buildWheel, lockPackageEntry } from "./support/wheels.js";
 
 let work: TempDir;
 let registry: RunningRegistry;
@@ -74,9 +74,8 @@ afterAll(async () => {
   await work?.remove();
 });
 
-function lockEntry(name: string, version: string, wheel: BuiltWheel, sha256 = wheel.sha256): string {
-  return `[[packages]]\nname = "${name}"\nversion = "${version}"\n[[packages.wheels]]\nurl = "${index.url}/files/${wheel.filename}"\nhashes = { sha256 = "${sha256}" }\n`;
-}
+const lockEntry = (name: string, version: string, wheel: BuiltWheel, sha256 = wheel.sha256) =>
+  lockPackageEntry(index.url, name, version, wheel, sha256);
 
 /** A pylock spec of hello-app in its own directory, planned (`-o plan.json`) and prepared. */
 async function planAndPrepare(name: string, lockPackages: string, interpreterRepository = "py/cpython") {

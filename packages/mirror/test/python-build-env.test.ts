@@ -15,7 +15,7 @@ import { parsePylock } from "../src/python/pylock.js";
 import { DEFAULT_PYTHON_LOCK, type Python } from "../src/spec/python.js";
 import { DEFAULT_VERIFY } from "../src/spec/verify.js";
 import { type SimpleIndex, startSimpleIndex } from "./support/simple-index.js";
-import { type BuiltWheel, buildWheel } from "./support/wheels.js";
+import { type BuiltWheel, buildWheel, lockPackageEntry } from "./support/wheels.js";
 
 let work: TempDir;
 let index: SimpleIndex;
@@ -57,10 +57,7 @@ afterAll(async () => {
 
 const lockText = () =>
   `lock-version = "1.0"\ncreated-by = "tests"\n${built
-    .map(
-      (w) =>
-        `[[packages]]\nname = "${w.filename.split("-")[0]?.replace("_", "-")}"\nversion = "1.0"\n[[packages.wheels]]\nurl = "${index.url}/files/${w.filename}"\nhashes = { sha256 = "${w.sha256}" }\n`,
-    )
+    .map((w) => lockPackageEntry(index.url, w.filename.split("-")[0]?.replace("_", "-") ?? "", "1.0", w))
     .join("")}`;
 
 async function build(name: string, slotSize: number) {

@@ -13,7 +13,7 @@ import { type InterpreterTree, machineInterpreter } from "./support/python-inter
 import { type SimpleIndex, startSimpleIndex } from "./support/simple-index.js";
 import { pythonSpec } from "./support/spec-case.js";
 import { mirrorBin, pkgBin } from "./support/sync-run.js";
-import { type BuiltWheel, buildWheel } from "./support/wheels.js";
+import { type BuiltWheel, buildWheel, lockPackageEntry } from "./support/wheels.js";
 
 let work: TempDir;
 let registry: RunningRegistry;
@@ -79,9 +79,8 @@ afterAll(async () => {
   await work?.remove();
 });
 
-function lockEntry(name: string, version: string, wheel: BuiltWheel): string {
-  return `[[packages]]\nname = "${name}"\nversion = "${version}"\n[[packages.wheels]]\nurl = "${index.url}/files/${wheel.filename}"\nhashes = { sha256 = "${wheel.sha256}" }\n`;
-}
+const lockEntry = (name: string, version: string, wheel: BuiltWheel) =>
+  lockPackageEntry(index.url, name, version, wheel);
 
 describe("an environment package built by pipeline prepare", () => {
   it("runs its console script through pkg exec on the interpreter package, from a clean PKG_HOME", async () => {

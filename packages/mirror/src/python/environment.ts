@@ -13,7 +13,7 @@ const SYSTEMS: Record<string, { os_name: string; sys_platform: string; platform_
 };
 
 /** `platform.machine()` per OS for an OCI architecture. */
-const MACHINES: Record<string, Record<string, string>> = {
+export const MACHINES: Record<string, Record<string, string>> = {
   linux: {
     amd64: "x86_64",
     arm64: "aarch64",

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { ExitCode, PkgError } from "@pkg/common";
-import { markerEnvironment } from "./environment.js";
+import { MACHINES, markerEnvironment } from "./environment.js";
 import { markerHolds } from "./markers.js";
 import type { LockedFile, LockedPackage, Pylock } from "./pylock.js";
 import { parseWheelFilename, supportedTags, type WheelTag } from "./tags.js";
@@ -36,15 +36,6 @@ export interface SelectedWheel {
   wheel: LockedFile;
 }
 
-const LINUX_MACHINES: Record<string, string> = {
-  amd64: "x86_64",
-  arm64: "aarch64",
-  "386": "i686",
-  arm: "armv7l",
-  ppc64le: "ppc64le",
-  s390x: "s390x",
-  riscv64: "riscv64",
-};
 const MAC_MACHINES: Record<string, readonly string[]> = {
   amd64: ["x86_64", "intel", "universal2", "universal"],
   arm64: ["arm64", "universal2"],
@@ -63,7 +54,7 @@ export function platformTagRuns(
 ): boolean {
   if (platform === "any") return true;
   if (target.os === "linux") {
-    const machine = LINUX_MACHINES[target.arch] ?? target.arch;
+    const machine = MACHINES.linux?.[target.arch] ?? target.arch;
     if (!platform.endsWith(`_${machine}`)) return false;
     if (/^manylinux(?:1|2010|2014|_\d+_\d+)_/.test(platform)) return target.libc !== "musl";
     if (/^musllinux_\d+_\d+_/.test(platform)) return target.libc !== "glibc";

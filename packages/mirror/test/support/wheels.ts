@@ -92,3 +92,14 @@ function tagLines(tagSet: string): string[] {
   }
   return lines;
 }
+
+/** One `[[packages]]` entry of a PEP 751 lock: the wheel served at `<indexUrl>/files/<filename>`. */
+export function lockPackageEntry(
+  indexUrl: string,
+  name: string,
+  version: string,
+  wheel: BuiltWheel,
+  sha256 = wheel.sha256,
+): string {
+  return `[[packages]]\nname = "${name}"\nversion = "${version}"\n[[packages.wheels]]\nurl = "${indexUrl}/files/${wheel.filename}"\nhashes = { sha256 = "${sha256}" }\n`;
+}
