@@ -1,4 +1,13 @@
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+} from "node:fs";
 import { realpath } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { ExitCode, isInside, PkgError } from "@pkg/common";
@@ -19,7 +28,7 @@ function errnoOf(error: unknown): string | undefined {
 }
 
 /** A reader of a local index tree; `realpaths` counts the real paths it resolved (one per
- *  directory read from, plus one per file that is a link). */
+ *  directory on the way to a file read, plus one per file or directory that is a link). */
 export interface FsIndexReader extends IndexFileReader {
   readonly realpaths: number;
 }
@@ -88,14 +97,9 @@ class ContainedTree {
     const at = lexical.lastIndexOf(sep);
     const dir = lexical.slice(0, at);
     let fd: number | undefined;
-    if (lexical !== this.realRoot && isInside(this.realRoot, dir)) {
-      let realDir = this.dirs.get(dir);
-      if (realDir === undefined) {
-        const resolved = this.realpath(dir, where);
-        if (resolved === undefined) return undefined;
-        realDir = resolved;
-        this.dirs.set(dir, realDir);
-      }
+    if (lexical !== this.realRoot && (dir === this.realRoot || isInside(this.realRoot, dir))) {
+      const realDir = this.realDir(dir, where);
+      if (realDir === undefined) return undefined;
       try {
         fd = openSync(realDir + lexical.slice(at), OPEN_FLAGS);
       } catch (error) {
@@ -121,6 +125,33 @@ class ContainedTree {
     } finally {
       closeSync(fd);
     }
+  }
+
+  /**
+   * The real path of `dir` (lexically inside the root, or the root), checked inside the root;
+   * undefined when it does not exist. A directory under a resolved one that is no link is its real
+   * parent's entry (one lstat); anything else is resolved whole.
+   */
+  private realDir(dir: string, where: LazyName): string | undefined {
+    if (dir === this.realRoot) return this.realRoot;
+    const known = this.dirs.get(dir);
+    if (known !== undefined) return known;
+    const at = dir.lastIndexOf(sep);
+    const realParent = this.realDir(dir.slice(0, at), where);
+    if (realParent === undefined) return undefined;
+    let real: string | undefined;
+    try {
+      const entry = realParent + dir.slice(at);
+      if (lstatSync(entry).isDirectory()) {
+        this.realpaths++;
+        real = entry;
+      }
+    } catch (error) {
+      return failedAccess(where, error);
+    }
+    real ??= this.realpath(dir, where);
+    if (real !== undefined) this.dirs.set(dir, real);
+    return real;
   }
 
   /** The real path of `path`, checked inside the root; undefined when it does not exist. */

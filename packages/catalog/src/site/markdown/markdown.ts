@@ -63,6 +63,15 @@ function hasRawHtml(tokens: Token[]): boolean {
 }
 
 const markdown = new MarkdownIt({ html: true, linkify: false, typographer: false });
+
+/** Links markdown-it's normalizer leaves as they are: a lowercase ASCII host and a plain path. For
+ *  these the parse, punycode and percent-encoding it does per link (a tenth of a README's rendering)
+ *  give back the same string. */
+const plainLink = /^https?:\/\/[a-z0-9.-]+(?::[0-9]+)?(?:\/[A-Za-z0-9\-._~/]*)?$/;
+const normalizeAnyLink = markdown.normalizeLink.bind(markdown);
+/** The link normalizer the renderer uses (exported for its equivalence test). */
+export const normalizeLink = (url: string): string => (plainLink.test(url) ? url : normalizeAnyLink(url));
+markdown.normalizeLink = normalizeLink;
 markdown.core.ruler.push("catalog_policy", (state) => {
   const env = state.env as PolicyEnv;
   env.hasHtml = hasRawHtml(state.tokens);
