@@ -192,7 +192,7 @@ describe("pipeline prepare of a pylock source", () => {
     expect(run.stdout).toBe("hello from helper hello ['world']\n");
     expect(run.status).toBe(3);
 
-    // push does not publish environment packages yet: refused before anything is read or pushed
+    // push gates environment packages as any: no test leg reported, nothing is pushed
     const push = await runCli(
       mirrorBin,
       [
@@ -208,8 +208,9 @@ describe("pipeline prepare of a pylock source", () => {
       ],
       { cwd: dir, env: { HOME: dir } },
     );
-    expect(push.code, push.stderr).toBe(82);
-    expect(push.stderr).toContain("source type pylock is not pushed by this command yet");
+    expect(push.code, push.stderr).toBe(1);
+    expect(push.stderr).toContain("failed (linux/amd64: missing_junit, linux/arm64: missing_junit)");
+    expect(await openRegistry({ host: registry.host, repository: "py/ok" }).listTags()).toEqual([]);
 
     // without --plan prepare plans here (the committed lock again): the same layers, byte for byte
     const standalone = await runCli(

@@ -1,7 +1,7 @@
 // An environment package as pipeline prepare builds it, run by pkg: an interpreter package made
 // from the machine's Python by `pkg package create`, pushed to the real registry; a pylock app
 // prepared (one layer per wheel, the interpreter pinned by digest), its layers and metadata pushed
-// with `pkg package push` (pipeline push does not publish these sources yet), then `pkg exec` of
+// with `pkg package push` (as a user may, outside the pipeline), then `pkg exec` of
 // its console script from a clean $PKG_HOME with a PATH that holds no `python`: the launcher runs
 // the interpreter package's python, which imports the app and its dependency from the layers.
 import { mkdir, readFile, writeFile } from "node:fs/promises";

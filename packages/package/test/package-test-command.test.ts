@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readJUnitFile } from "../src/junit/index.js";
-import { brokenPackage, hostToolDir, toolPackage } from "./support/package-test.js";
+import { brokenPackage, hostToolDir, makeBundle, toolPackage } from "./support/package-test.js";
 import { runPkg } from "./support/run-pkg.js";
 
 let work: TempDir;
@@ -213,7 +213,7 @@ describe("pkg package test -- CMD", () => {
     expect(missing.stderr).toContain("elsewhere.json");
   });
 
-  it("is a usage error (64) to name no package or two, no command or two, --junit without a name, or a bad platform", async () => {
+  it("is a usage error (64) to name no package or both a bundle and -i, no command or two, --junit without a name, or a bad platform", async () => {
     const cases: string[][] = [
       ["-p", "linux/amd64", "--", "tool"],
       [tool, "-i", "r.example/a:1", "-p", "linux/amd64", "--", "tool"],
@@ -222,7 +222,6 @@ describe("pkg package test -- CMD", () => {
       [tool, "-p", "linux/amd64", "--junit", "j.xml", "--", "tool"],
       [tool, "-p", "linux", "--", "tool"],
       [tool, "--", "tool"],
-      [tool, "other.tar.zst", "-p", "linux/amd64", "--", "tool"],
       [tool, "-p", "linux/amd64", "--script", join(work.path, "missing.star")],
       ["-i", "r.example/a:1", "--metadata", "m.json", "-p", "linux/amd64", "--", "tool"],
     ];
@@ -251,5 +250,34 @@ describe("pkg package test -- CMD", () => {
       name: "--",
       run: { stdout: expect.stringMatching(/^tool a\n/) },
     });
+  });
+});
+
+describe("pkg package test LAYER... -- CMD", () => {
+  it("puts several bundles together as one package's layers, in order, with the first's metadata beside it", async () => {
+    const extra = await makeBundle(
+      work.path,
+      "extra",
+      { "share/extra.txt": { kind: "file", content: "x\n" } },
+      {},
+    );
+    const result = await test([
+      tool,
+      extra,
+      "-p",
+      "linux/amd64",
+      "--",
+      "sh",
+      "-c",
+      'ls "$PKG_INSTALL_DIR/share"; tool layered',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.split("\n").slice(0, 3)).toEqual(["data.txt", "extra.txt", "tool layered"]);
+  });
+
+  it("refuses layers that install one file twice (65, naming it)", async () => {
+    const result = await test([tool, tool, "-p", "linux/amd64", "--", "tool"]);
+    expect(result.code).toBe(65);
+    expect(result.stderr).toContain("layers overlap: bin/tool is in more than one layer");
   });
 });

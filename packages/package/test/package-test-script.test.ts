@@ -207,7 +207,7 @@ expect.eq(r.stderr, "err\\n")
 describe("test scripts: the deadline of pkg.run", () => {
   const run = (source: string) =>
     runPackageTest({
-      subject: { kind: "bundle", bundle: tool },
+      subject: { kind: "bundle", bundles: [tool] },
       form: { kind: "script_inline", source },
       platform: parsePlatformKey("linux/amd64"),
       name: "slow",

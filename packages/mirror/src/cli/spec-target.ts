@@ -21,13 +21,25 @@ export async function loadRunnableSpec(
  * `publishing`: the publisher retries on its own terms (75 only, the spec's backoff), so the
  * registry client must not retry underneath it.
  */
-export function openSpecTarget(
+export function openSpecTarget(spec: RunnableSpec, options: SpecTargetOptions): Target {
+  return openSpecRepository(spec, spec.target.repository, options);
+}
+
+export interface SpecTargetOptions {
+  layout?: string | undefined;
+  env: NodeJS.ProcessEnv;
+  publishing?: boolean;
+}
+
+/** Another repository of the spec's registry (or of the layout): the shared wheel layers'. */
+export function openSpecRepository(
   spec: RunnableSpec,
-  options: { layout?: string | undefined; env: NodeJS.ProcessEnv; publishing?: boolean },
+  repository: string,
+  options: SpecTargetOptions,
 ): Target {
-  if (options.layout !== undefined) return openLayout(resolve(options.layout), spec.target.repository);
+  if (options.layout !== undefined) return openLayout(resolve(options.layout), repository);
   return openRegistry(
-    { host: spec.target.registry, repository: spec.target.repository },
+    { host: spec.target.registry, repository },
     { env: options.env, ...(options.publishing ? { retry: { retries: 0 } } : {}) },
   );
 }

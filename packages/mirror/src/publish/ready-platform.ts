@@ -1,6 +1,6 @@
 import { describeError, ExitCode, type PkgError } from "@pkg/common";
 import { type Metadata, type PlatformKey, parsePlatformKey } from "@pkg/package";
-import { type LocalLayer, readLocalLayer } from "@pkg/package/push";
+import { type LayerArg, type LocalLayer, readLocalLayer } from "@pkg/package/push";
 
 /** One platform of a version whose layers are ready to push. */
 export interface PlatformBundle {
@@ -8,9 +8,10 @@ export interface PlatformBundle {
   platform: string;
   /**
    * The layer files, in order, each a bundle (`*.tar.zst` / `*.tar.xz`) from `createBundle`: one
-   * for an archive or binary mirror, several for an environment of wheels.
+   * for an archive or binary mirror, several for an environment of wheels (each with the
+   * repository of its shared wheel layer to mount it from).
    */
-  layers: readonly string[];
+  layers: ReadonlyArray<string | LayerArg>;
   metadata: Metadata;
 }
 
@@ -51,7 +52,8 @@ export async function preparePlatform(entry: VersionPlatform): Promise<PreparedP
   try {
     const key = parsePlatformKey(entry.platform, ExitCode.Data);
     const layers: LocalLayer[] = [];
-    for (const path of entry.layers) layers.push(await readLocalLayer({ path }));
+    for (const layer of entry.layers)
+      layers.push(await readLocalLayer(typeof layer === "string" ? { path: layer } : layer));
     return { ready: true, platform: entry.platform, key, layers, metadata: entry.metadata };
   } catch (error) {
     const { exitCode, line } = describeError(error);

@@ -3,7 +3,6 @@ import { dirname, join } from "node:path";
 import { buffer } from "node:stream/consumers";
 import { dataError, ExitCode, type Logger, PkgError } from "@pkg/common";
 import { MediaType, parseManifestDocument } from "@pkg/oci";
-import { findEscapingLink } from "../bundle/symlink-guard.js";
 import { type EnvOs, type EnvPackage, expandPlaceholders } from "../exec/compose-env.js";
 import { writeLaunchers } from "../exec/write-launchers.js";
 import { PackageMediaType } from "../media-types.js";
@@ -14,7 +13,7 @@ import { readBlob, writeBlob } from "./blobs.js";
 import { packagePath } from "./home.js";
 import { type InstalledPackage, type InstallRecord, packageFiles } from "./installed.js";
 import { ensureLayer, isDirectory, renameUnlessPresent } from "./layers.js";
-import { linkLayers } from "./link-tree.js";
+import { unionLayers } from "./link-tree.js";
 import { removeTree } from "./remove-tree.js";
 import { loadManifestBytes, type ResolvedManifest, type SourceOptions } from "./resolve.js";
 import { makeWorkDir, sweepStaleWork } from "./temp.js";
@@ -77,13 +76,7 @@ export async function assemblePackage(request: AssembleRequest): Promise<void> {
     const staging = join(work, "package");
     await mkdir(staging);
     const files = packageFiles(staging);
-    const links = await linkLayers(layers, files.content);
-    const escaping = layers.length > 1 ? findEscapingLink(links) : undefined;
-    if (escaping !== undefined) {
-      throw dataError(
-        `${identifier}: symlink ${escaping} (to ${links.get(escaping)}) leads outside the package through another layer's links`,
-      );
-    }
+    await unionLayers(layers, files.content, identifier);
     const pkg: EnvPackage = { metadata, installPath: files.content, dependencies };
     await checkRequiredPaths(pkg, identifier);
     await writeFile(files.metadata, configBytes);

@@ -1,6 +1,25 @@
 import { chmod, copyFile, link, lstat, mkdir, readdir, readlink, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { dataError } from "@pkg/common";
+import { findEscapingLink } from "../bundle/symlink-guard.js";
+
+/**
+ * `linkLayers`, then the check that no symlink leads out of the package through another layer's
+ * links (each layer was checked alone when extracted); `identifier` names the package in the error.
+ */
+export async function unionLayers(
+  layers: readonly string[],
+  into: string,
+  identifier: string,
+): Promise<void> {
+  const links = await linkLayers(layers, into);
+  const escaping = layers.length > 1 ? findEscapingLink(links) : undefined;
+  if (escaping !== undefined) {
+    throw dataError(
+      `${identifier}: symlink ${escaping} (to ${links.get(escaping)}) leads outside the package through another layer's links`,
+    );
+  }
+}
 
 /**
  * Builds `into` from the extracted layer directories `layers`, in order, without copying: files

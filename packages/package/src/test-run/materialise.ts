@@ -11,12 +11,13 @@ import { defaultMetadata } from "../metadata/model.js";
 import type { HostPlatform } from "../platform/host.js";
 import { openStore } from "../store/home.js";
 import { installDependencies, installPackage } from "../store/install.js";
+import { unionLayers } from "../store/link-tree.js";
 import { removeTree } from "../store/remove-tree.js";
 import type { PackageSource } from "../store/source.js";
 
-/** What is tested: a bundle file with its metadata, or a published package. */
+/** What is tested: bundle files (the package's layers, in order) with their metadata, or a published package. */
 export type TestSubject =
-  | { kind: "bundle"; bundle: string; metadata?: string }
+  | { kind: "bundle"; bundles: readonly [string, ...string[]]; metadata?: string }
   | { kind: "reference"; identifier: string };
 
 export interface MaterialiseOptions {
@@ -47,8 +48,10 @@ export function metadataBeside(bundle: string): string {
 /**
  * Makes `subject` runnable as `pkg exec` would: a reference is installed into the store (with its
  * dependencies); a bundle is extracted into a fresh work directory with its entrypoint launchers,
- * its dependencies installed into the store. A bundle's metadata is `subject.metadata`, else the
- * `metadata.json` beside it, else the empty default (as `pkg package push` takes it).
+ * its dependencies installed into the store. Several bundles are the layers of one package (an
+ * environment package's wheels), put together as an install puts a published package's layers.
+ * The metadata is `subject.metadata`, else the `metadata.json` beside the first bundle, else the
+ * empty default (as `pkg package push` takes it).
  */
 export async function materialise(subject: TestSubject, options: MaterialiseOptions): Promise<Materialised> {
   const store = openStore(options.env);
@@ -72,7 +75,8 @@ export async function materialise(subject: TestSubject, options: MaterialiseOpti
       const pkg = await installPackage(subject.identifier, installOptions);
       return { pkg, root: pkg.installPath, work, dispose };
     }
-    const metadataFile = subject.metadata ?? metadataBeside(subject.bundle);
+    const [first] = subject.bundles;
+    const metadataFile = subject.metadata ?? metadataBeside(first);
     const metadata =
       subject.metadata !== undefined || existsSync(metadataFile)
         ? await readMetadataFile(metadataFile)
@@ -81,11 +85,22 @@ export async function materialise(subject: TestSubject, options: MaterialiseOpti
     const dir = join(work, "package");
     await mkdir(dir);
     const root = join(dir, "content");
-    await extractBundle(subject.bundle, root);
+    const identifier = basename(resolve(first));
+    if (subject.bundles.length === 1) await extractBundle(first, root);
+    else {
+      const layers: string[] = [];
+      await mkdir(join(work, "layers"));
+      for (const [i, bundle] of subject.bundles.entries()) {
+        const layer = join(work, "layers", String(i));
+        await extractBundle(bundle, layer);
+        layers.push(layer);
+      }
+      await unionLayers(layers, root, identifier);
+    }
     const entrypointsDir = join(dir, "entrypoints");
     const bare: EnvPackage = { metadata, installPath: root, dependencies };
     const written = await writeLaunchers(
-      { pkg: bare, installPath: root, entrypointsDir, identifier: basename(resolve(subject.bundle)) },
+      { pkg: bare, installPath: root, entrypointsDir, identifier },
       entrypointsDir,
       options.os,
     );

@@ -2,13 +2,19 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileDigests } from "../../build/fetch/file-digest.js";
 import type { PlanLeg, PlanVersion } from "../documents/plan-document.js";
-import type { PreparedVersion } from "../documents/prepared-version.js";
+import type { PreparedBundle, PreparedLayer, PreparedVersion } from "../documents/prepared-version.js";
 import type { PlatformFailure, TestFailure } from "../documents/run-summary.js";
 import { judgePair } from "../gating/index.js";
 
+/** A layer file to push (absolute path), and for an environment package the wheel it holds. */
+export interface DecidedLayer {
+  path: string;
+  wheel?: PreparedLayer["wheel"];
+}
+
 /** One (version, platform) decided before anything is pushed. */
 export type PairDecision =
-  | { platform: string; green: true; bundle: string; metadata: string; testFailures: [] }
+  | { platform: string; green: true; layers: DecidedLayer[]; metadata: string; testFailures: [] }
   | { platform: string; green: false; failure: PlatformFailure; testFailures: TestFailure[] };
 
 export interface VersionDecision {
@@ -34,24 +40,27 @@ const red = (
   testFailures: tests,
 });
 
-/** Why the prepared bundle cannot be pushed as it is, or undefined when it is the file prepare described. */
-async function bundleProblem(
-  dir: string,
-  bundle: PreparedVersion["bundles"][number],
-): Promise<string | undefined> {
-  const path = join(dir, bundle.bundle);
+/** The files a prepared platform pushes: its layers (an environment package), else its one bundle. */
+function layerFiles(bundle: PreparedBundle): Array<{ file: string; digest: string; size: number }> {
+  return bundle.layers ?? [{ file: bundle.bundle, digest: bundle.digest, size: bundle.size }];
+}
+
+/** Why the prepared files cannot be pushed as they are, or undefined when each is the file prepare described. */
+async function bundleProblem(dir: string, bundle: PreparedBundle): Promise<string | undefined> {
   try {
-    const info = await stat(path);
-    if (info.size !== bundle.size)
-      return `${bundle.bundle} has ${info.size} bytes, prepare wrote ${bundle.size}`;
     await stat(join(dir, bundle.metadata));
   } catch {
-    return `${bundle.bundle} or its metadata never arrived in ${dir}`;
+    return `${bundle.metadata} never arrived in ${dir}`;
   }
-  const digest = `sha256:${(await fileDigests(path, ["sha256"])).get("sha256")}`;
-  return digest === bundle.digest
-    ? undefined
-    : `${bundle.bundle} is not the bundle prepare built (${digest}, expected ${bundle.digest})`;
+  for (const { file, digest, size } of layerFiles(bundle)) {
+    const path = join(dir, file);
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined) return `${file} never arrived in ${dir}`;
+    if (info.size !== size) return `${file} has ${info.size} bytes, prepare wrote ${size}`;
+    const found = `sha256:${(await fileDigests(path, ["sha256"])).get("sha256")}`;
+    if (found !== digest) return `${file} is not the file prepare built (${found}, expected ${digest})`;
+  }
+  return undefined;
 }
 
 /**
@@ -109,7 +118,10 @@ export async function decideVersion(
     pairs.push({
       platform,
       green: true,
-      bundle: join(context.bundlesDir, bundle.bundle),
+      layers: (bundle.layers ?? [{ file: bundle.bundle, wheel: undefined }]).map(({ file, wheel }) => ({
+        path: join(context.bundlesDir, file),
+        ...(wheel === undefined ? {} : { wheel }),
+      })),
       metadata: join(context.bundlesDir, bundle.metadata),
       testFailures: [],
     });

@@ -6,6 +6,7 @@ import type { RunnableSpec } from "../../plan/plan-run.js";
 import { publishVersion, type VersionPlatform, type VersionPublishResult } from "../../publish/index.js";
 import type { RunSigner } from "../../publish/sign-published.js";
 import type { VersionDecision } from "./decide.js";
+import { registerWheelLayers, type WheelRegistration } from "./wheel-layers.js";
 
 export interface PublishDecidedOptions {
   target: Target;
@@ -16,6 +17,8 @@ export interface PublishDecidedOptions {
   existing: ReadonlySet<string>;
   sleep?: (ms: number) => Promise<void>;
   signer?: RunSigner;
+  /** Where the wheel layers of environment packages are registered standalone, to mount from. */
+  wheels: WheelRegistration;
 }
 
 /** What one version's push came to, for its run-summary row. */
@@ -66,7 +69,7 @@ export async function publishDecided(
     } else {
       platforms.push({
         platform: pair.platform,
-        layers: [pair.bundle],
+        layers: await registerWheelLayers(pair.layers, options.wheels),
         metadata: await readMetadataFile(pair.metadata),
       });
     }

@@ -9,6 +9,7 @@ import { readIndexPlatforms } from "../../plan/published.js";
 import { observeIndexes } from "../../publish/index-observer.js";
 import { updatePublishedSummary } from "../../publish/published-summary.js";
 import type { RunSigner } from "../../publish/sign-published.js";
+import { DEFAULT_WHEEL_SCOPE } from "../../spec/defaults.js";
 import { runAnnounce } from "../announce.js";
 import type { PlanDocument, PlanLeg, PlanVersion } from "../documents/plan-document.js";
 import type { PreparedVersion } from "../documents/prepared-version.js";
@@ -24,6 +25,7 @@ import {
   type SummaryHead,
   versionRow,
 } from "./summary.js";
+import { wheelRegistration } from "./wheel-layers.js";
 
 export interface PushStepOptions {
   spec: RunnableSpec;
@@ -46,6 +48,8 @@ export interface PushStepOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Signs what is published; resolved from the spec's `sign` before anything is pushed. */
   signer?: RunSigner;
+  /** Another repository of the target's registry (or layout): where shared wheel layers go. */
+  openRepository: (repository: string) => Target;
 }
 
 const byVersion = (a: PlanVersion, b: PlanVersion) =>
@@ -131,6 +135,7 @@ export async function pushStep(options: PushStepOptions): Promise<RunSummary> {
         decisions.map((d) => d.entry.version),
       )
     : new Map<string, Set<string>>();
+  const wheels = wheelRegistration(spec.wheel_scope ?? DEFAULT_WHEEL_SCOPE, options.openRepository, log);
   const rows: RunVersion[] = [];
   for (const decision of decisions) {
     const published = options.signal?.aborted
@@ -141,6 +146,7 @@ export async function pushStep(options: PushStepOptions): Promise<RunSummary> {
           env: options.env,
           log,
           existing: existing.get(decision.entry.version) ?? new Set(),
+          wheels,
           ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
           ...(options.signer === undefined ? {} : { signer: options.signer }),
         });

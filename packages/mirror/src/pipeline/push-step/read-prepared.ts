@@ -38,10 +38,35 @@ export function parsePreparedVersion(text: string, file: string): PreparedVersio
       b.metadata.includes("\\")
     )
       throw bad(`bundle files are named within the manifest's directory, not ${JSON.stringify(b.bundle)}`);
+    if (b.layers !== undefined) checkLayers(b.layers, bad);
   }
   if (!Array.isArray(failed) || !failed.every((f) => isJsonObject(f) && typeof f.platform === "string"))
     throw bad('"failed" is not a list of platforms');
   return doc as unknown as PreparedVersion;
+}
+
+/** An environment package's layers: each a file of the manifest's directory, and its wheel. */
+function checkLayers(layers: unknown, bad: (why: string) => PkgError): void {
+  if (!Array.isArray(layers) || layers.length === 0) throw bad('"layers" is not a non-empty list');
+  for (const layer of layers) {
+    if (
+      !isJsonObject(layer) ||
+      typeof layer.file !== "string" ||
+      typeof layer.digest !== "string" ||
+      typeof layer.size !== "number"
+    )
+      throw bad("a layer entry lacks file, digest or size");
+    if (layer.file.includes("/") || layer.file.includes("\\"))
+      throw bad(`layer files are named within the manifest's directory, not ${JSON.stringify(layer.file)}`);
+    const wheel = layer.wheel;
+    if (
+      !isJsonObject(wheel) ||
+      typeof wheel.url !== "string" ||
+      typeof wheel.package !== "string" ||
+      !/^[0-9a-f]{64}$/.test(String(wheel.sha256))
+    )
+      throw bad(`layer ${layer.file}: its wheel lacks url, package or a sha256`);
+  }
 }
 
 /** Every `prepared-<tag>.json` of a bundles directory (none when the directory is missing). */

@@ -15,7 +15,7 @@ const entry: PlanVersion = {
 const green = (platform: string): PairDecision => ({
   platform,
   green: true,
-  bundle: "b",
+  layers: [{ path: "b" }],
   metadata: "m",
   testFailures: [],
 });

@@ -1,5 +1,5 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Logger } from "@pkg/common";
 import type { HttpClient } from "@pkg/net";
 import type { Target } from "@pkg/oci";
@@ -12,6 +12,7 @@ import type { LoadedSpec } from "../../spec/loader.js";
 import type { RunSummary } from "../documents/run-summary.js";
 import type { PipelinePlan } from "../plan/document.js";
 import { planPipeline } from "../plan/plan-pipeline.js";
+import { isEnvSpec, prepareEnvVersions } from "../prepare-step/prepare-env.js";
 import { prepareVersions } from "../prepare-step/prepare-versions.js";
 import { pushStep } from "../push-step/push-step.js";
 import { runTestLeg } from "../test-leg/run-leg.js";
@@ -26,6 +27,8 @@ export interface RunPipelineOptions {
   repoRoot: string;
   /** Where to publish (the spec's registry, or an OCI layout). */
   target: Target;
+  /** Another repository beside `target`: where shared wheel layers go. */
+  openRepository: (repository: string) => Target;
   env: NodeJS.ProcessEnv;
   http: HttpClient;
   log: Logger;
@@ -72,6 +75,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     http: options.http,
     target: options.target,
     python: { locksDir: files.locks },
+    pythonSources: true,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
   await mkdir(resolve(options.workDir), { recursive: true });
@@ -83,7 +87,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
 
   const building = plan.document.versions.filter((v) => v.kind !== "metadata-drift");
   if (building.length > 0) {
-    await prepareVersions(building, {
+    const step = {
       spec,
       specDir: options.loaded.specDir,
       workDir: files.builds,
@@ -92,7 +96,15 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       http: options.http,
       log,
       signal: options.signal,
-    });
+    };
+    if (isEnvSpec(spec))
+      await prepareEnvVersions(building, {
+        ...step,
+        repoRoot: options.repoRoot,
+        env: options.env,
+        planDir: dirname(files.plan),
+      });
+    else await prepareVersions(building, step);
   }
 
   const legs = hostLegs(plan.document, detectHostPlatform());
@@ -126,6 +138,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     legs: plan.document.legs,
     plan: plan.document,
     target: options.target,
+    openRepository: options.openRepository,
     env: options.env,
     http: options.http,
     log,

@@ -129,7 +129,7 @@ describe("legWork", () => {
 
 describe("packageTestInvocation", () => {
   const base = {
-    bundle: "/ws/bundles/b.tar.zst",
+    bundles: ["/ws/bundles/b.tar.zst"],
     metadata: "/ws/bundles/b-metadata.json",
     platform: "darwin/amd64",
     pkgVersion: "1.3.0",
@@ -182,6 +182,16 @@ describe("packageTestInvocation", () => {
         "tool --version | head -1",
       ],
     });
+  });
+
+  it("passes an environment package's layers in their order, each a bundle before the metadata", () => {
+    const layers = ["/ws/bundles/b-layer1.tar.zst", "/ws/bundles/b-layer2.tar.zst"];
+    const { args } = packageTestInvocation({
+      ...base,
+      bundles: layers,
+      test: { name: "version", command: "app --version" },
+    });
+    expect(args.slice(0, 5)).toEqual(["package", "test", ...layers, "-m"]);
   });
 
   it("resolves a script from the repository root and pipes an inline one", () => {

@@ -2,8 +2,9 @@ import { resolve } from "node:path";
 import type { PlanTest } from "../documents/plan-document.js";
 
 export interface PackageTestInput {
-  /** Paths as the process running `pkg` sees them (the workspace is mounted at the same path). */
-  bundle: string;
+  /** Paths as the process running `pkg` sees them (the workspace is mounted at the same path): the
+   *  bundle, or an environment package's layers in order. */
+  bundles: readonly string[];
   metadata: string;
   /** Full platform key (`+libc.*` kept). */
   platform: string;
@@ -33,7 +34,7 @@ export function packageTestInvocation(input: PackageTestInput): PackageTestInvoc
   const args = [
     "package",
     "test",
-    input.bundle,
+    ...input.bundles,
     "-m",
     input.metadata,
     "--platform",

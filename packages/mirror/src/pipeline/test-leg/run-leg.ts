@@ -172,10 +172,11 @@ async function runVersion(
         ? [{ name: JOB_URL_PROPERTY, value: options.env.PKG_MIRROR_JOB_URL.trim() }]
         : []),
     ];
-    const bundle = join(options.bundlesDir, entry.bundle);
+    const prepared = await readPrepared(options.bundlesDir, version.tag);
+    const files = entryFiles(entry, prepared);
     const missing =
       runner.broken ??
-      (options.dryRun ? undefined : await missingBundle(options.bundlesDir, version.tag, entry));
+      (options.dryRun ? undefined : await missingBundle(options.bundlesDir, files, entry, prepared));
     for (const test of entry.tests) {
       tests++;
       result.tests++;
@@ -193,7 +194,7 @@ async function runVersion(
         continue;
       }
       const invocation = packageTestInvocation({
-        bundle,
+        bundles: files.map((file) => join(options.bundlesDir, file)),
         metadata: join(options.bundlesDir, entry.metadata),
         platform: entry.platform,
         pkgVersion: version.pkgVersion,
@@ -232,10 +233,31 @@ async function runVersion(
 
 const entry0 = (version: VersionWork) => version.entries.map((e) => e.platform).join(", ");
 
-/** Why an entry's bundle is not there (what prepare's manifest says about it, when it says anything), or undefined. */
-async function missingBundle(bundlesDir: string, tag: string, entry: EntryWork): Promise<string | undefined> {
+/** What prepare's manifest says of a version, when it wrote one (a failed prepare may not have). */
+async function readPrepared(bundlesDir: string, tag: string): Promise<PreparedVersion | undefined> {
+  return readFile(join(bundlesDir, preparedManifestFileName(tag)), "utf8").then(
+    (text) => JSON.parse(text) as PreparedVersion,
+    () => undefined,
+  );
+}
+
+/** The files an entry's test installs: an environment package's layers as prepare listed them,
+ *  else the one bundle; then the metadata. */
+function entryFiles(entry: EntryWork, prepared: PreparedVersion | undefined): string[] {
+  const layers = prepared?.bundles?.find((b) => b.platform === entry.platform)?.layers;
+  return layers === undefined ? [entry.bundle] : layers.map((layer) => layer.file);
+}
+
+/** Why an entry's files are not there (what prepare's manifest says about it, when it says anything), or undefined. */
+async function missingBundle(
+  bundlesDir: string,
+  files: readonly string[],
+  entry: EntryWork,
+  prepared: PreparedVersion | undefined,
+): Promise<string | undefined> {
+  const wanted = [...files, entry.metadata];
   const present = await Promise.all(
-    [entry.bundle, entry.metadata].map((name) =>
+    wanted.map((name) =>
       stat(join(bundlesDir, name)).then(
         (s) => s.isFile(),
         () => false,
@@ -243,12 +265,8 @@ async function missingBundle(bundlesDir: string, tag: string, entry: EntryWork):
     ),
   );
   if (present.every(Boolean)) return undefined;
-  const absent = [entry.bundle, entry.metadata].filter((_, i) => !present[i]).join(" and ");
-  const manifest = await readFile(join(bundlesDir, preparedManifestFileName(tag)), "utf8").then(
-    (text) => JSON.parse(text) as PreparedVersion,
-    () => undefined,
-  );
-  const failed = manifest?.failed?.find((f) => f.platform === entry.platform);
+  const absent = wanted.filter((_, i) => !present[i]).join(" and ");
+  const failed = prepared?.failed?.find((f) => f.platform === entry.platform);
   return failed === undefined
     ? `bundle missing: ${absent} not in ${bundlesDir}`
     : `bundle missing: prepare failed for ${entry.platform}: ${oneLine(failed.message)}`;

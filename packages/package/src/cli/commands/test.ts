@@ -11,7 +11,10 @@ export function testCommand() {
     .description(
       "Test a package as a CI test leg does: run a command (after --) or a Starlark script against a bundle or a published package, in a fresh scratch directory with the package's environment. Exit 0 passed, 1 failed, 64 usage, 65 script error.",
     )
-    .argument("[bundle]", "a bundle of pkg package create (*.tar.zst, *.tar.xz); or -i REFERENCE")
+    .argument(
+      "[bundle]",
+      "a bundle of pkg package create (*.tar.zst, *.tar.xz), or several before -- (the layers of one package, in order); or -i REFERENCE",
+    )
     .argument(
       "[command...]",
       "after --: the command and its arguments, looked up in the package's directories before PATH",
@@ -73,15 +76,12 @@ Examples:
     --junit junit.xml --junit-name help`,
     )
     .action(async (bundleArg, commandArgs, options) => {
-      // operands before -- are the bundle; those after it, the command (commander hands both over as operands)
+      // operands before -- are the bundles (one package's layers); those after it, the command
+      // (commander hands both over as operands)
       const operands = [...(bundleArg === undefined ? [] : [bundleArg]), ...commandArgs];
       const argv = operands.slice(operands.length - afterSeparator);
-      const before = operands.slice(0, operands.length - afterSeparator);
-      if (before.length > 1)
-        throw usageError(
-          `only one bundle is tested at a time, not ${before.join(", ")}; put the command after --`,
-        );
-      const bundle = before[0];
+      const bundles = operands.slice(0, operands.length - afterSeparator);
+      const bundle = bundles[0];
       if ((bundle === undefined) === (options.identifier === undefined))
         throw usageError("name what to test: a BUNDLE file, or -i REFERENCE (not both)");
       if (options.metadata !== undefined && bundle === undefined)
@@ -104,7 +104,7 @@ Examples:
             ? { kind: "reference", identifier: options.identifier ?? "" }
             : {
                 kind: "bundle",
-                bundle,
+                bundles: [bundle, ...bundles.slice(1)],
                 ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
               },
         form,

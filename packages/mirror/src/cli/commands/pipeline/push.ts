@@ -3,12 +3,11 @@ import { ExitCode, listenForInterrupt, PkgError, parseFormat, printJson, stderrL
 import { createHttpClient } from "@pkg/net";
 import { readPlanDocument } from "../../../pipeline/documents/read-plan.js";
 import { planLegs } from "../../../pipeline/plan/legs.js";
-import { isEnvSpec } from "../../../pipeline/prepare-step/prepare-env.js";
 import { describePushOutcome } from "../../../pipeline/push-step/describe.js";
 import { pushStep } from "../../../pipeline/push-step/push-step.js";
 import { runSignerFor, throwIfSigningFailed } from "../../run-signer.js";
 import { repoRootOption } from "../../shared-options.js";
-import { loadRunnableSpec, openSpecTarget } from "../../spec-target.js";
+import { loadRunnableSpec, openSpecRepository, openSpecTarget } from "../../spec-target.js";
 
 export function pipelinePushCommand() {
   return new Command("push")
@@ -36,6 +35,10 @@ declared test with no failure or error. Reasons for red: missing_bundle, missing
 test_failed, no_test_leg, refused, push_error. A version with a red platform gets its primary tag
 only; a version made whole gets its exact and rolling tags over all its platforms. One announce
 per run carries every tag written (run-summary.json says announce: interrupted while it runs).
+Python sources (pylock, pypi): every layer prepare listed is checked; each wheel's layer is first
+registered standalone at <wheel_scope>/<index host>/<package>:<wheel sha256> in the target's
+registry (skipped when that tag is there, once per run; a failure only warns), then the app's
+layers are pushed with a mount from there; layer_reuse counts mounted, uploaded and verified.
 Exit codes: 0 all green; 1 something red or the announce failed (after the summary is written);
 64 usage; 65 bad spec, plan or manifest; 69/75/80 registry failures before anything was decided;
 130/143 stopped by SIGINT/SIGTERM (the version being pushed is finished).`,
@@ -43,13 +46,6 @@ Exit codes: 0 all green; 1 something red or the announce failed (after the summa
     .action(async (options) => {
       const log = stderrLogger();
       const { spec } = await loadRunnableSpec(options.spec, options.repoRoot, log);
-      if (isEnvSpec(spec)) {
-        // prepare writes their layers (prepared bundles' `layers`); pushing them, with the shared wheel layers, is still to come
-        throw new PkgError(
-          ExitCode.Unsupported,
-          `source type ${spec.source.type} is not pushed by this command yet: pipeline prepare builds its environment packages, publishing them is still to come`,
-        );
-      }
       const env = process.env;
       const plan = options.plan === undefined ? undefined : await readPlanDocument(options.plan, log);
       const signer = await runSignerFor(spec.sign, env, log);
@@ -64,6 +60,8 @@ Exit codes: 0 all green; 1 something red or the announce failed (after the summa
           legs: planLegs(spec),
           ...(plan === undefined ? {} : { plan }),
           target: openSpecTarget(spec, { layout: options.layout, env, publishing: true }),
+          openRepository: (repository) =>
+            openSpecRepository(spec, repository, { layout: options.layout, env, publishing: true }),
           env,
           http,
           log,

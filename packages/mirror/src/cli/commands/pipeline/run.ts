@@ -5,7 +5,7 @@ import { describePushOutcome } from "../../../pipeline/push-step/describe.js";
 import { runPipeline } from "../../../pipeline/run/run-pipeline.js";
 import { runSignerFor, throwIfSigningFailed } from "../../run-signer.js";
 import { repoRootOption } from "../../shared-options.js";
-import { loadRunnableSpec, openSpecTarget } from "../../spec-target.js";
+import { loadRunnableSpec, openSpecRepository, openSpecTarget } from "../../spec-target.js";
 
 export function pipelineRunCommand() {
   return new Command("run")
@@ -46,6 +46,8 @@ unavailable; 130/143 stopped by SIGINT/SIGTERM.`,
           workDir: options.workDir,
           repoRoot: loaded.repoRoot,
           target: openSpecTarget(spec, { layout: options.layout, env, publishing: true }),
+          openRepository: (repository) =>
+            openSpecRepository(spec, repository, { layout: options.layout, env, publishing: true }),
           env,
           http,
           log,

@@ -1,0 +1,215 @@
+// Two Python applications sharing a wheel, mirrored by the pipeline's own commands into the real
+// registry: plan, prepare (one layer per wheel), the native test leg (`pkg package test` of the
+// layers, the interpreter package installed as the private dependency), push (each wheel layer
+// registered standalone under <wheel_scope>/<index host>/<package>:<wheel sha256>, the app's layers
+// mounted from there). The second app finds the shared wheel registered and mounts it; `pkg exec` of
+// each published app runs its console script from a clean $PKG_HOME with no python on PATH.
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { openRegistry } from "@pkg/oci";
+import { type RunningRegistry, runCli, startRegistry, type TempDir, tempDir } from "@pkg/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PlanDocument } from "../src/pipeline/documents/plan-document.js";
+import type { PreparedVersion } from "../src/pipeline/documents/prepared-version.js";
+import type { RunSummary } from "../src/pipeline/documents/run-summary.js";
+import { type InterpreterTree, machineInterpreter } from "./support/python-interpreter.js";
+import { type SimpleIndex, startSimpleIndex } from "./support/simple-index.js";
+import { pythonSpec } from "./support/spec-case.js";
+import { mirrorBin, pkgBin } from "./support/sync-run.js";
+import { type BuiltWheel, buildWheel, lockPackageEntry } from "./support/wheels.js";
+
+let work: TempDir;
+let registry: RunningRegistry;
+let index: SimpleIndex;
+let interpreter: InterpreterTree;
+const wheels: Record<string, BuiltWheel> = {};
+
+beforeAll(async () => {
+  work = await tempDir("pkg-mirror-env-pipeline-");
+  await mkdir(join(work.path, ".git"));
+  registry = await startRegistry();
+  interpreter = await machineInterpreter(join(work.path, "interpreter"));
+  const bundle = join(work.path, "interpreter", "python.tar.zst");
+  const created = await runCli(pkgBin, [
+    "package",
+    "create",
+    interpreter.tree,
+    "-o",
+    bundle,
+    "-m",
+    interpreter.metadata,
+  ]);
+  expect(created.code, created.stderr).toBe(0);
+  const pushed = await runCli(pkgBin, [
+    "package",
+    "push",
+    "-i",
+    `${registry.host}/py/cpython:${interpreter.version}`,
+    "-p",
+    "linux/amd64",
+    "-m",
+    interpreter.metadata,
+    bundle,
+  ]);
+  expect(pushed.code, pushed.stderr).toBe(0);
+
+  const dir = join(work.path, "wheels");
+  await mkdir(dir);
+  const app = (name: string, module: string, script: string) =>
+    buildWheel(dir, {
+      name,
+      version: "1.0",
+      requires: ["helper-lib>=1"],
+      files: {
+        [`${module}/__init__.py`]: `import sys\nimport helper_lib\n\ndef main():\n    print(helper_lib.greet('${script}', sys.argv[1:]))\n    return 0\n`,
+      },
+      consoleScripts: { [script]: `${module}:main` },
+    });
+  wheels.hello = await app("hello-app", "hello_app", "hello");
+  wheels.hola = await app("hola-app", "hola_app", "hola");
+  wheels.helper = await buildWheel(dir, {
+    name: "helper-lib",
+    version: "2.0",
+    files: { "helper_lib/__init__.py": "def greet(how, who):\n    return how + ' ' + ' '.join(who)\n" },
+  });
+  index = await startSimpleIndex({
+    flavour: "json",
+    projects: {
+      "hello-app": [{ wheel: wheels.hello }],
+      "hola-app": [{ wheel: wheels.hola }],
+      "helper-lib": [{ wheel: wheels.helper }],
+    },
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await index?.stop();
+  await registry?.stop();
+  await work?.remove();
+});
+
+/** An app's directory: its committed lock (the app and the shared helper) and its spec. */
+async function appProject(name: string, wheel: BuiltWheel, script: string, repository = `py/${name}`) {
+  const dir = join(work.path, repository.replace("/", "-"));
+  await mkdir(dir);
+  const lock =
+    lockPackageEntry(index.url, name, "1.0", wheel) +
+    lockPackageEntry(index.url, "helper-lib", "2.0", wheels.helper as BuiltWheel);
+  await writeFile(join(dir, "pylock.toml"), `lock-version = "1.0"\ncreated-by = "tests"\n${lock}`);
+  await writeFile(
+    join(dir, "mirror.yml"),
+    pythonSpec({
+      name,
+      target: { registry: registry.host, repository },
+      source: { type: "pylock", path: `${repository.replace("/", "-")}/pylock.toml` },
+      python: {
+        version: interpreter.version,
+        abi: interpreter.abi,
+        interpreter_package: `${registry.host}/py/cpython:${interpreter.version}`,
+      },
+      tests: [{ name: "greets", command: `${script} pkg | grep -qx "${script} pkg"` }],
+    }),
+  );
+  return dir;
+}
+
+const envOf = (dir: string) => ({
+  HOME: dir,
+  PKG_HOME: join(dir, "pkg-home"),
+  PATH: "/usr/bin:/bin",
+  TMPDIR: dir,
+  PKG_MIRROR_UV: join(work.path, "no-such-uv"),
+});
+
+/** plan, prepare, the native test leg and push of one app, each as CI runs it; the run summary. */
+async function mirrorApp(name: string, wheel: BuiltWheel, script: string) {
+  const dir = await appProject(name, wheel, script);
+  const env = envOf(dir);
+  const step = async (args: string[]) => {
+    const result = await runCli(mirrorBin, ["package", "pipeline", ...args], { cwd: dir, env });
+    expect(result.code, `${args[0]}: ${result.stderr}`).toBe(0);
+    return result;
+  };
+  await step(["plan", "-o", "plan.json"]);
+  const plan = JSON.parse(await readFile(join(dir, "plan.json"), "utf8")) as PlanDocument;
+  const tag = plan.versions[0]?.version as string;
+  await step(["prepare", "--plan", "plan.json", "--version", tag]);
+  const prepared = JSON.parse(
+    await readFile(join(dir, "bundles", `prepared-${tag}.json`), "utf8"),
+  ) as PreparedVersion;
+  const test = ["test", "--plan", "plan.json", "--leg", "linux/amd64", "--bundles-dir", "bundles"];
+  await step([...test, "--junit-dir", "junit"]);
+  await step([
+    "push",
+    "--plan",
+    "plan.json",
+    "--bundles-dir",
+    "bundles",
+    "--junit-dir",
+    "junit",
+    "--write-summary",
+    "run-summary.json",
+  ]);
+  const summary = JSON.parse(await readFile(join(dir, "run-summary.json"), "utf8")) as RunSummary;
+  return { tag, prepared, summary };
+}
+
+const host = () => new URL(index.url).hostname;
+
+describe("pipeline push of environment packages", () => {
+  it("registers each wheel layer standalone, mounts the app's layers from there, and a second app reuses the shared wheel", async () => {
+    const hello = await mirrorApp("hello-app", wheels.hello as BuiltWheel, "hello");
+    const [helloRow] = hello.summary.versions;
+    expect(helloRow?.status).toBe("published");
+    // both wheels were registered by this run, then mounted into the app's repository
+    expect(helloRow?.layer_reuse).toEqual({ mounted: 2, uploaded: 0, verified: 0 });
+    const helperRepository = `pip-packages/${host()}/helper-lib`;
+    const helper = openRegistry({ host: registry.host, repository: helperRepository });
+    expect(await helper.listTags()).toEqual([wheels.helper?.sha256]);
+    const layers = hello.prepared.bundles[0]?.layers ?? [];
+    const helperLayer = layers.find((l) => l.wheel.package === "helper-lib");
+    const standalone = JSON.parse(
+      (await helper.fetchManifest(wheels.helper?.sha256 as string))?.bytes.toString() ?? "{}",
+    ) as { layers: Array<{ digest: string }> };
+    expect(standalone.layers.map((l) => l.digest)).toEqual([helperLayer?.digest]);
+
+    const hola = await mirrorApp("hola-app", wheels.hola as BuiltWheel, "hola");
+    const [holaRow] = hola.summary.versions;
+    expect(holaRow?.status).toBe("published");
+    expect(holaRow?.layer_reuse.mounted).toBe(2);
+    // the shared wheel was found registered, not pushed again
+    expect(await helper.listTags()).toEqual([wheels.helper?.sha256]);
+    const holaLayers = hola.prepared.bundles[0]?.layers ?? [];
+    expect(holaLayers.find((l) => l.wheel.package === "helper-lib")?.digest).toBe(helperLayer?.digest);
+
+    for (const [name, script] of [
+      ["hello-app", "hello"],
+      ["hola-app", "hola"],
+    ] as const) {
+      const run = await runCli(
+        pkgBin,
+        ["exec", `${registry.host}/py/${name}:1.0`, "--", script, "pkg", "world"],
+        { env: { PKG_HOME: join(work.path, `clean-${name}`), PATH: "/usr/bin:/bin" } },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout.trim()).toBe(`${script} pkg world`);
+    }
+  });
+
+  it("runs whole on one machine with pipeline run: planned, prepared, tested on the native leg and pushed", async () => {
+    const dir = await appProject("hello-app", wheels.hello as BuiltWheel, "hello", "py/hello-run");
+    const result = await runCli(
+      mirrorBin,
+      ["package", "pipeline", "run", "--work-dir", "run", "--format", "json"],
+      {
+        cwd: dir,
+        env: envOf(dir),
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout) as RunSummary;
+    expect(summary.versions.map((v) => v.status)).toEqual(["published"]);
+    // every wheel was registered by the first test already: each layer mounts
+    expect(summary.versions[0]?.layer_reuse).toEqual({ mounted: 2, uploaded: 0, verified: 0 });
+  });
+});
