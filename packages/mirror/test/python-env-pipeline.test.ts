@@ -13,6 +13,7 @@ import type { PlanDocument } from "../src/pipeline/documents/plan-document.js";
 import type { PreparedVersion } from "../src/pipeline/documents/prepared-version.js";
 import type { RunSummary } from "../src/pipeline/documents/run-summary.js";
 import { type InterpreterTree, machineInterpreter } from "./support/python-interpreter.js";
+import { uvBinary } from "./support/python-tools.js";
 import { type SimpleIndex, startSimpleIndex } from "./support/simple-index.js";
 import { pythonSpec } from "./support/spec-case.js";
 import { mirrorBin, pkgBin } from "./support/sync-run.js";
@@ -21,7 +22,10 @@ import { type BuiltWheel, buildWheel, lockPackageEntry } from "./support/wheels.
 let work: TempDir;
 let registry: RunningRegistry;
 let index: SimpleIndex;
+/** A pypi project with compiled-looking wheels: cp3XX and abi3, manylinux and musllinux tags. */
+let compiledIndex: SimpleIndex;
 let interpreter: InterpreterTree;
+let uv: string;
 const wheels: Record<string, BuiltWheel> = {};
 
 beforeAll(async () => {
@@ -80,9 +84,54 @@ beforeAll(async () => {
       "helper-lib": [{ wheel: wheels.helper }],
     },
   });
+
+  // calc-app 1.0 needs fast-core (only a wheel of this interpreter's ABI for manylinux x86_64) and
+  // stable-ext (abi3 wheels for manylinux and musllinux); calc-app 1.1 is yanked
+  uv = await uvBinary();
+  const abi = interpreter.abi;
+  const calc = (version: string) =>
+    buildWheel(dir, {
+      name: "calc-app",
+      version,
+      requires: ["fast-core>=1", "stable-ext>=1"],
+      files: {
+        "calc_app/__init__.py":
+          "import sys, fast_core, stable_ext\n\ndef main():\n    print(fast_core.KIND, stable_ext.KIND, sys.argv[1:])\n    return 0\n",
+      },
+      consoleScripts: { calc: "calc_app:main" },
+    });
+  wheels.calc = await calc("1.0");
+  wheels.calcYanked = await calc("1.1");
+  wheels.fastCore = await buildWheel(dir, {
+    name: "fast-core",
+    version: "1.0",
+    tag: `${abi}-${abi}-manylinux_2_17_x86_64`,
+    files: { "fast_core/__init__.py": `KIND = '${abi}-manylinux'\n` },
+  });
+  wheels.stableGlibc = await buildWheel(dir, {
+    name: "stable-ext",
+    version: "1.0",
+    tag: "cp39-abi3-manylinux_2_17_x86_64",
+    files: { "stable_ext/__init__.py": "KIND = 'abi3-manylinux'\n" },
+  });
+  wheels.stableMusl = await buildWheel(dir, {
+    name: "stable-ext",
+    version: "1.0",
+    tag: "cp39-abi3-musllinux_1_2_x86_64",
+    files: { "stable_ext/__init__.py": "KIND = 'abi3-musllinux'\n" },
+  });
+  compiledIndex = await startSimpleIndex({
+    flavour: "html",
+    projects: {
+      "calc-app": [{ wheel: wheels.calc }, { wheel: wheels.calcYanked, yanked: "broken" }],
+      "fast-core": [{ wheel: wheels.fastCore }],
+      "stable-ext": [{ wheel: wheels.stableGlibc }, { wheel: wheels.stableMusl }],
+    },
+  });
 }, 300_000);
 
 afterAll(async () => {
+  await compiledIndex?.stop();
   await index?.stop();
   await registry?.stop();
   await work?.remove();
@@ -211,5 +260,53 @@ describe("pipeline push of environment packages", () => {
     expect(summary.versions.map((v) => v.status)).toEqual(["published"]);
     // every wheel was registered by the first test already: each layer mounts
     expect(summary.versions[0]?.layer_reuse).toEqual({ mounted: 2, uploaded: 0, verified: 0 });
+  });
+
+  it("mirrors a pypi app with compiled-looking wheels: lock derived by uv, the glibc key's manylinux wheels selected, tested, pushed and run", async () => {
+    const dir = join(work.path, "calc-app");
+    await mkdir(dir);
+    await writeFile(
+      join(dir, "mirror.yml"),
+      pythonSpec({
+        name: "calc-app",
+        target: { registry: registry.host, repository: "py/calc-app" },
+        source: { type: "pypi", indexes: [{ url: compiledIndex.base }] },
+        python: {
+          version: interpreter.version,
+          abi: interpreter.abi,
+          interpreter_package: `${registry.host}/py/cpython:${interpreter.version}`,
+        },
+        wheels: { "linux/amd64+libc.glibc": null },
+        tests: [{ name: "calcs", command: "calc 1 2" }],
+      }),
+    );
+    const env = { ...envOf(dir), PKG_MIRROR_UV: uv, UV_CACHE_DIR: join(work.path, "uv-cache") };
+    const result = await runCli(
+      mirrorBin,
+      ["package", "pipeline", "run", "--work-dir", "run", "--format", "json"],
+      {
+        cwd: dir,
+        env,
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout) as RunSummary;
+    // the yanked 1.1 is not a version: 1.0 is the newest
+    expect(summary.versions.map((v) => [v.version.split("_")[0], v.status])).toEqual([["1.0", "published"]]);
+    const lock = await readFile(join(dir, "run", "locks", "pylock.calc-app-1-0.toml"), "utf8");
+    expect(lock).toContain(wheels.stableMusl?.filename);
+    const prepared = JSON.parse(
+      await readFile(join(dir, "run", "bundles", `prepared-${summary.versions[0]?.version}.json`), "utf8"),
+    ) as PreparedVersion;
+    expect(prepared.bundles.map((b) => b.platform)).toEqual(["linux/amd64+libc.glibc"]);
+    expect(prepared.bundles[0]?.layers?.map((l) => l.wheel.name).sort()).toEqual(
+      [wheels.calc?.filename, wheels.fastCore?.filename, wheels.stableGlibc?.filename].sort(),
+    );
+
+    const run = await runCli(pkgBin, ["exec", `${registry.host}/py/calc-app:1.0`, "--", "calc", "7"], {
+      env: { PKG_HOME: join(work.path, "clean-calc"), PATH: "/usr/bin:/bin" },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(`${interpreter.abi}-manylinux abi3-manylinux ['7']`);
   });
 });

@@ -2,6 +2,7 @@ import { ExitCode } from "@pkg/common";
 import type { Platform } from "@pkg/oci";
 import { describe, expect, it } from "vitest";
 import {
+  dependencyHost,
   detectHostPlatform,
   formatHost,
   type HostPlatform,
@@ -65,6 +66,16 @@ describe("selectPlatformEntry", () => {
     // the defect: a glibc-only index, pulled with --platform linux/amd64 on a glibc host
     const keyed = hostFromPlatformKey("linux/amd64", undefined, () => "glibc");
     expect(selectPlatformEntry([entry("glibc", glibc)], keyed)?.name).toBe("glibc");
+  });
+
+  it("a key naming its libc requires that entry of the package, while its dependencies may be featureless", () => {
+    const keyed = hostFromPlatformKey("linux/amd64+libc.glibc");
+    const entries = [entry("plain", plain), entry("musl", musl)];
+    expect(selectPlatformEntry(entries, keyed)).toBeUndefined();
+    expect(selectPlatformEntry(entries, dependencyHost(keyed))?.name).toBe("plain");
+    expect(selectPlatformEntry([entry("glibc", glibc), ...entries], dependencyHost(keyed))?.name).toBe(
+      "plain",
+    );
   });
 
   it("falls back to the featureless entry when no libc matches", () => {

@@ -118,6 +118,15 @@ export function hostFromPlatformKey(
 }
 
 /**
+ * The host a package's dependencies resolve for: a libc the tested key declared stays preferred
+ * but is not required of them (a dependency without a libc tag serves every libc).
+ */
+export function dependencyHost(host: HostPlatform): HostPlatform {
+  const { libcRequired: _required, ...rest } = host;
+  return rest;
+}
+
+/**
  * A host as people read it: `linux/amd64 (host libc glibc)`, `linux/amd64+libc.musl` for a key
  * that named its libc, `darwin/arm64`.
  */

@@ -1,4 +1,5 @@
 export {
+  dependencyHost,
   detectHostPlatform,
   formatHost,
   type HostPlatform,

@@ -4,6 +4,7 @@ import type { EnvOs } from "../exec/compose-env.js";
 import { hostEnvOs } from "../exec/compose-env.js";
 import { dependencyName } from "../metadata/dependencies.js";
 import type { Metadata } from "../metadata/model.js";
+import { dependencyHost } from "../platform/host.js";
 import { type InstalledPackage, readInstalled } from "./installed.js";
 import { resolveManifest, type SourceOptions } from "./resolve.js";
 
@@ -49,7 +50,8 @@ async function install(
     options,
     identifier,
     resolved,
-    installDependency: (dependency) => install(dependency, options, [...chain, digest]),
+    installDependency: (dependency) =>
+      install(dependency, { ...options, host: dependencyHost(options.host) }, [...chain, digest]),
   });
   const now = await readInstalled(options.store, digest);
   if (!now) throw new Error(`${identifier}: installed, but not found in the store afterwards`);
@@ -67,6 +69,9 @@ export async function installDependencies(
 ): Promise<Map<string, InstalledPackage>> {
   const installed = new Map<string, InstalledPackage>();
   for (const dependency of metadata.dependencies ?? [])
-    installed.set(dependencyName(dependency), await installPackage(dependency.identifier, options));
+    installed.set(
+      dependencyName(dependency),
+      await installPackage(dependency.identifier, { ...options, host: dependencyHost(options.host) }),
+    );
   return installed;
 }

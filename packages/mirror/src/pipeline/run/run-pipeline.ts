@@ -74,7 +74,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     log,
     http: options.http,
     target: options.target,
-    python: { locksDir: files.locks },
+    python: { locksDir: files.locks, planDir: dirname(files.plan) },
     pythonSources: true,
     ...(options.now === undefined ? {} : { now: options.now }),
   });

@@ -33,8 +33,9 @@ export interface ToolRun {
 const TAIL_BYTES = 4096;
 
 /**
- * Runs a program without a shell, its stdout and stderr passed on to ours as they come, `stdin`
- * written to it when given (else it reads end of file). A program that cannot be started is 69.
+ * Runs a program without a shell, its stdout and stderr passed on to our stderr as they come (what
+ * a test prints is log, never the machine output on our stdout), `stdin` written to it when given
+ * (else it reads end of file). A program that cannot be started is 69.
  */
 export function runTool(
   tool: ToolCommand,
@@ -45,7 +46,8 @@ export function runTool(
     const child = spawn(tool.command, [...tool.args, ...args], {
       cwd: options.cwd,
       env: childEnvironment(options.env ?? process.env),
-      stdio: ["pipe", "inherit", "pipe"],
+      // fd 2 for its stdout: a test's output is a log line, never our --format json
+      stdio: ["pipe", process.stderr, "pipe"],
     });
     child.stdin.on("error", () => {});
     child.stdin.end(options.stdin);
