@@ -6,6 +6,7 @@
 // each published app runs its console script from a clean $PKG_HOME with no python on PATH.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { text } from "node:stream/consumers";
 import { openRegistry } from "@pkg/oci";
 import { type RunningRegistry, runCli, startRegistry, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -99,6 +100,8 @@ beforeAll(async () => {
           "import sys, fast_core, stable_ext\n\ndef main():\n    print(fast_core.KIND, stable_ext.KIND, sys.argv[1:])\n    return 0\n",
       },
       consoleScripts: { calc: "calc_app:main" },
+      summary: "A calculator for the *command line*",
+      headers: ["Keywords: calc,math", "License-Expression: MIT"],
     });
   wheels.calc = await calc("1.0");
   wheels.calcYanked = await calc("1.1");
@@ -308,5 +311,29 @@ describe("pipeline push of environment packages", () => {
     });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trim()).toBe(`${interpreter.abi}-manylinux abi3-manylinux ['7']`);
+
+    // no CATALOG.md: describe generates the README from the root wheel of the newest derived lock
+    const described = await runCli(
+      mirrorBin,
+      ["package", "pipeline", "describe", "--locks-dir", "run/locks", "--format", "json"],
+      { cwd: dir, env },
+    );
+    expect(described.code, described.stderr).toBe(0);
+    expect(JSON.parse(described.stdout)).toMatchObject({ status: "published", generated: true });
+    const target = openRegistry({ host: registry.host, repository: "py/calc-app" });
+    const desc = JSON.parse((await target.fetchManifest("__pkg.desc"))?.bytes.toString() ?? "{}") as {
+      layers: Array<{ mediaType: string; digest: string; size: number }>;
+    };
+    const markdown = desc.layers.find((l) => l.mediaType === "text/markdown");
+    const readme = await text(await target.fetchBlob(markdown?.digest ?? "", markdown?.size ?? 0));
+    expect(readme).toBe("A calculator for the \\*command line\\*\n\nKeywords: calc, math\n\nLicense: MIT\n");
+    // without a derived lock there is nothing to describe, and that is no error
+    const none = await runCli(
+      mirrorBin,
+      ["package", "pipeline", "describe", "--locks-dir", "no-locks", "--format", "json"],
+      { cwd: dir, env },
+    );
+    expect(none.code, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout).status).toBe("nothing_to_describe");
   });
 });

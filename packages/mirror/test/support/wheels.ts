@@ -18,6 +18,8 @@ export interface WheelSpec {
   consoleScripts?: Record<string, string>;
   requires?: string[];
   summary?: string;
+  /** More core-metadata header lines (`Keywords: a,b`, `License-Expression: MIT`). */
+  headers?: string[];
   /** Written after RECORD is computed (a file RECORD does not list, or altered content): a tampered wheel. */
   afterRecord?: Record<string, string>;
 }
@@ -44,6 +46,7 @@ export async function buildWheel(outDir: string, spec: WheelSpec): Promise<Built
     `Name: ${spec.name}`,
     `Version: ${spec.version}`,
     ...(spec.summary ? [`Summary: ${spec.summary}`] : []),
+    ...(spec.headers ?? []),
     ...(spec.requires ?? []).map((r) => `Requires-Dist: ${r}`),
     "",
   ].join("\n");

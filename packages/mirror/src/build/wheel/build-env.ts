@@ -76,6 +76,26 @@ async function checkLockedFile(wheel: LockedFile, path: string): Promise<string>
   return digests.get("sha256") as string;
 }
 
+/**
+ * Downloads a locked wheel into `dir` (once: a finished download is reused) and checks it against
+ * the lock's strongest hash; its path, hex sha256 and url.
+ */
+export async function fetchLockedWheel(
+  wheel: LockedFile,
+  options: { downloader: Downloader; version: string; dir: string; signal?: AbortSignal },
+): Promise<{ path: string; sha256: string; url: string }> {
+  if (wheel.url === undefined) {
+    throw new PkgError(ExitCode.Data, `${wheel.name}: the lock gives it no url to download it from`);
+  }
+  const downloaded = await options.downloader.download({
+    version: options.version,
+    asset: { name: wheel.name, url: wheel.url },
+    dest: join(options.dir, wheel.name),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  return { path: downloaded.path, sha256: await checkLockedFile(wheel, downloaded.path), url: wheel.url };
+}
+
 function asPkgError(error: unknown): PkgError {
   if (error instanceof PkgError) return error;
   const { exitCode, line } = describeError(error);
@@ -133,23 +153,19 @@ async function fetchAndRepack(
   wheel: LockedFile,
   options: EnvBuildOptions & Required<Pick<EnvBuildOptions, "repackSlot">>,
 ): Promise<EnvLayer> {
-  if (wheel.url === undefined) {
-    throw new PkgError(ExitCode.Data, `${wheel.name}: the lock gives it no url to download it from`);
-  }
-  const downloaded = await options.downloader.download({
+  const { path, sha256, url } = await fetchLockedWheel(wheel, {
+    downloader: options.downloader,
     version: options.appVersion,
-    asset: { name: wheel.name, url: wheel.url },
-    dest: join(options.workDir, "wheels", wheel.name),
+    dir: join(options.workDir, "wheels"),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  const sha256 = await checkLockedFile(wheel, downloaded.path);
   const repacked = await options.repackSlot(() =>
     repackWheel({
-      file: downloaded.path,
+      file: path,
       wheel: wheel.name,
       output: join(options.workDir, "layers", `${sha256}.tar.zst`),
       ...(options.create === undefined ? {} : { create: options.create }),
     }),
   );
-  return { ...repacked, package: pkg.name, url: wheel.url, wheelSha256: sha256 };
+  return { ...repacked, package: pkg.name, url, wheelSha256: sha256 };
 }

@@ -1,5 +1,6 @@
 import { Command } from "@commander-js/extra-typings";
 import { parseFormat, printJson, stderrLogger } from "@pkg/common";
+import { createHttpClient } from "@pkg/net";
 import { describeStep } from "../../../pipeline/describe-step/describe-step.js";
 import { repoRootOption } from "../../shared-options.js";
 import { loadRunnableSpec, openSpecTarget } from "../../spec-target.js";
@@ -11,6 +12,11 @@ export function pipelineDescribeCommand() {
     )
     .option("--spec <file>", "the spec file", "mirror.yml")
     .option("--layout <dir>", "publish into an OCI image layout under DIR instead of the spec's registry")
+    .option(
+      "--locks-dir <dir>",
+      "a pypi source's locks as pipeline plan derived them: the newest describes it when there is no README",
+      "./locks",
+    )
     .addOption(repoRootOption())
     .option("--format <format>", "output: text or json (the outcome)", parseFormat, "text" as const)
     .addHelpText(
@@ -19,16 +25,29 @@ export function pipelineDescribeCommand() {
 The README is catalog.readme (default CATALOG.md), the logo catalog.logo, else logo.svg, else
 logo.png; all relative to the spec's directory. No README: a log line and exit 0 (status
 nothing_to_describe). The same README and logo as published: nothing is pushed (unchanged).
-The index picks the description up on the next announce (pipeline announce).
+A Python source (pylock, pypi) without a README gets one from its root wheel's core metadata:
+the Summary as the lead paragraph, then Keywords and License lines; the wheel comes from the
+committed lock, or for pypi from the newest lock under --locks-dir (none there: nothing to
+describe). The index picks the description up on the next announce (pipeline announce).
 Exit codes: 0 published, unchanged or nothing to describe; 64 usage; 65 bad spec, a catalog path
 that is set and missing, or logo bytes that are not what the extension says (.svg, .png);
 69/75/80 registry failures.`,
     )
     .action(async (options) => {
       const log = stderrLogger();
-      const { spec } = await loadRunnableSpec(options.spec, options.repoRoot, log);
+      const { loaded, spec } = await loadRunnableSpec(options.spec, options.repoRoot, log);
       const target = openSpecTarget(spec, { layout: options.layout, env: process.env });
-      const outcome = await describeStep(spec, target, log);
-      if (options.format === "json") printJson(outcome);
+      const http = createHttpClient({ env: process.env, userAgent: "pkg-mirror" });
+      try {
+        const outcome = await describeStep(spec, target, log, {
+          repoRoot: loaded.repoRoot,
+          locksDir: options.locksDir,
+          http,
+          log,
+        });
+        if (options.format === "json") printJson(outcome);
+      } finally {
+        await http.close();
+      }
     });
 }
