@@ -168,7 +168,6 @@ async function planOnce(name: string) {
     log: silentLogger,
     http,
     target: openRegistry({ host: registry.host, repository: target?.repository ?? "" }, { env: {} }),
-    pythonSources: true,
     python: { locksDir: join(work.path, "locks"), planDir: work.path },
   });
 }

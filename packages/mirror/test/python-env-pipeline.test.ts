@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlanDocument } from "../src/pipeline/documents/plan-document.js";
 import type { PreparedVersion } from "../src/pipeline/documents/prepared-version.js";
 import type { RunSummary } from "../src/pipeline/documents/run-summary.js";
+import type { SyncReport } from "../src/pipeline/sync-report.js";
 import { type InterpreterTree, machineInterpreter } from "./support/python-interpreter.js";
 import { uvBinary } from "./support/python-tools.js";
 import { type SimpleIndex, startSimpleIndex } from "./support/simple-index.js";
@@ -335,5 +336,36 @@ describe("pipeline push of environment packages", () => {
     );
     expect(none.code, none.stderr).toBe(0);
     expect(JSON.parse(none.stdout).status).toBe("nothing_to_describe");
+  });
+
+  it("package sync mirrors a pylock app in one process: built, its wheel layers mounted from the shared ones, runnable", async () => {
+    const dir = await appProject("hello-app", wheels.hello as BuiltWheel, "hello", "py/hello-sync");
+    const sync = (args: string[]) =>
+      runCli(mirrorBin, ["package", "sync", "--work-dir", "work", "--format", "json", ...args], {
+        cwd: dir,
+        env: envOf(dir),
+      });
+    const planned = await sync(["--dry-run"]);
+    expect(planned.code, planned.stderr).toBe(0);
+    const dry = JSON.parse(planned.stdout) as SyncReport;
+    expect(dry.versions.map((v) => v.platforms.map((p) => [p.platform, p.status]))).toEqual([
+      [["linux/amd64", "planned"]],
+    ]);
+    const result = await sync([]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as SyncReport;
+    expect(report.versions.map((v) => v.platforms.map((p) => [p.platform, p.status]))).toEqual([
+      [["linux/amd64", "published"]],
+    ]);
+    // both wheels were registered by an earlier test: each layer mounts
+    expect(report.versions[0]?.layer_reuse).toEqual({ mounted: 2, uploaded: 0, verified: 0 });
+    const run = await runCli(pkgBin, ["exec", `${registry.host}/py/hello-sync:1.0`, "--", "hello", "sync"], {
+      env: { PKG_HOME: join(work.path, "clean-sync"), PATH: "/usr/bin:/bin" },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe("hello sync");
+    // planned again: nothing left to do
+    const again = JSON.parse((await sync([])).stdout) as SyncReport;
+    expect(again.versions.flatMap((v) => v.platforms.filter((p) => p.status !== "skipped"))).toEqual([]);
   });
 });

@@ -18,7 +18,10 @@ const workerFile = fileURLToPath(new URL("../../dist/build/page-worker.js", impo
 /** Each worker's old generation is kept small (a page's garbage never needs more, and the build's
  *  peak memory is the sum of every heap); a larger young generation lets the Markdown parser's many
  *  short-lived tokens die there instead of being promoted and collected again. */
-const workerLimits = { maxOldGenerationSizeMb: Number(process.env.XO ?? 48), maxYoungGenerationSizeMb: Number(process.env.XY ?? 24) };
+const workerLimits = {
+  maxOldGenerationSizeMb: Number(process.env.XO ?? 48),
+  maxYoungGenerationSizeMb: Number(process.env.XY ?? 24),
+};
 
 /** CPU profiling flags of this process, which then profile the workers too. */
 const workerExecArgv = process.execArgv.filter((arg) => arg.startsWith("--cpu-prof"));

@@ -38,9 +38,18 @@ export function taskDirectory(
   return join(workDir, name, pair.version, pair.variant === undefined ? slug : `${pair.variant}-${slug}`);
 }
 
+/** A layer file to push (absolute path), and for an environment package the wheel it holds. */
+export interface LayerFile {
+  path: string;
+  /** The wheel's file name, PEP 503 name, download url and hex sha256: its shared layer's name. */
+  wheel?: { name: string; package: string; url: string; sha256: string };
+}
+
 /** A built pair: its bundle and the metadata to push with it. */
 export interface BuiltPair {
   bundle: string;
+  /** An environment package's layers, in order (`bundle` is then the first). */
+  layers?: LayerFile[];
   metadata: Metadata;
   /** True when an earlier run's bundle was taken as it is. */
   reusedBundle: boolean;

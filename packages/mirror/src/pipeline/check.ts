@@ -46,7 +46,7 @@ export interface PublishedReads {
  * assets and reads what the target holds, then reports every pair. Downloads and pushes nothing.
  */
 export async function runCheck(loaded: LoadedSpec, options: CheckOptions): Promise<CheckReport> {
-  const run = await planRun(loaded, { ...options, pythonSources: true });
+  const run = await planRun(loaded, options);
   return {
     name: run.spec.name,
     target: run.target.displayName,

@@ -1,17 +1,20 @@
 import { resolve } from "node:path";
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
 import type { Target } from "@pkg/oci";
-import { removeTaskDirectory, taskDirectory } from "../build/build-pair.js";
+import { type BuiltPair, removeTaskDirectory, taskDirectory } from "../build/build-pair.js";
 import type { PairJob, VersionJob } from "../plan/jobs.js";
 import type { RunnableSpec } from "../plan/plan-run.js";
 import { publishVersion, type RunSigner, type VersionPlatform } from "../publish/index.js";
+import type { PlatformBundle } from "../publish/ready-platform.js";
 import type { PairOutcome } from "./prepare.js";
+import { registerWheelLayers, type WheelRegistration } from "./push-step/wheel-layers.js";
 import {
   failedPair,
   noReuse,
   type SyncPairResult,
   type SyncVersionResult,
   skippedPair,
+  sumReuse,
   unpublishedVersion,
 } from "./sync-report.js";
 
@@ -34,6 +37,8 @@ export interface PushOptions {
   onFailure?: () => void;
   /** Signs what is published (the spec has `sign`). */
   signer?: RunSigner;
+  /** Where an environment package's wheel layers are registered, to mount them from. */
+  wheels?: WheelRegistration;
 }
 
 type Outcomes = Array<{ pair: PairJob; outcome: PairOutcome }>;
@@ -87,19 +92,25 @@ async function pushVersion(
   outcomes: Outcomes,
   options: PushOptions,
 ): Promise<SyncVersionResult> {
-  const entries: VersionPlatform[] = [
-    ...outcomes.map(({ pair, outcome }): VersionPlatform => {
-      const { platform } = pair;
-      if (outcome.ok === true)
-        return { platform, layers: [outcome.built.bundle], metadata: outcome.built.metadata };
-      const failure =
-        outcome.ok === false
-          ? outcome.error
-          : new PkgError(ExitCode.Failed, "not built: --fail-fast stopped the run");
-      return { platform, failure };
-    }),
-    ...job.refused.map((r) => ({ platform: r.platform, failure: new PkgError(ExitCode.Failed, r.message) })),
-  ];
+  const entries: VersionPlatform[] = [];
+  for (const { pair, outcome } of outcomes) {
+    const { platform } = pair;
+    if (outcome.ok === true) {
+      entries.push({
+        platform,
+        layers: await layersOf(outcome.built, options),
+        metadata: outcome.built.metadata,
+      });
+      continue;
+    }
+    const failure =
+      outcome.ok === false
+        ? outcome.error
+        : new PkgError(ExitCode.Failed, "not built: --fail-fast stopped the run");
+    entries.push({ platform, failure });
+  }
+  for (const r of job.refused)
+    entries.push({ platform: r.platform, failure: new PkgError(ExitCode.Failed, r.message) });
   if (entries.length === 0 && !job.retag) return unpublishedVersion(job, []);
   const primaryTag = job.primary_tag;
   if (primaryTag === undefined)
@@ -149,10 +160,21 @@ async function pushVersion(
     ...variant,
     ...(wroteAny ? { primary_tag: published.primary_tag } : {}),
     cascade_tags_written: published.cascade_tags_written,
-    layer_reuse: noReuse(),
+    // shared wheel layers are an environment package's; archive and binary mirrors report none
+    layer_reuse: outcomes.some(({ outcome }) => outcome.ok === true && outcome.built.layers !== undefined)
+      ? sumReuse(platforms.map((p) => p.blobs))
+      : noReuse(),
     platforms: [...platforms, ...leftAlone.map((s) => skippedPair(s.platform, s.reason))],
   };
 }
+/** What a built pair pushes: its bundle, or an environment package's layers, each wheel's mounted
+ *  from its shared layer once registered there. */
+async function layersOf(built: BuiltPair, options: PushOptions): Promise<PlatformBundle["layers"]> {
+  if (built.layers === undefined) return [built.bundle];
+  if (options.wheels === undefined) return built.layers.map((layer) => layer.path);
+  return registerWheelLayers(built.layers, options.wheels);
+}
+
 /** A pair an earlier run published, whose version's tags this run wrote. */
 function retaggedPair(platform: string, tags: string[]): SyncPairResult {
   return {

@@ -54,6 +54,17 @@ export interface SyncReport {
 
 export const noReuse = (): LayerReuse => ({ mounted: 0, uploaded: 0, verified: 0 });
 
+/** The counters of several pushes added up. */
+export const sumReuse = (counts: readonly LayerReuse[]): LayerReuse =>
+  counts.reduce(
+    (sum, c) => ({
+      mounted: sum.mounted + c.mounted,
+      uploaded: sum.uploaded + c.uploaded,
+      verified: sum.verified + c.verified,
+    }),
+    noReuse(),
+  );
+
 export const skippedPair = (platform: string, reason: string): SyncPairResult => ({
   platform,
   status: "skipped",

@@ -1,14 +1,22 @@
+import { join, resolve } from "node:path";
 import type { Logger } from "@pkg/common";
 import type { HttpClient } from "@pkg/net";
 import type { Target } from "@pkg/oci";
 import { planJobs, type RunJobs, type VersionJob } from "../plan/jobs.js";
-import { planRun, type RunnableSpec } from "../plan/plan-run.js";
+import { planRun, type RunnableSpec, type RunPlan } from "../plan/plan-run.js";
 import { observeIndexes } from "../publish/index-observer.js";
 import { updatePublishedSummary } from "../publish/published-summary.js";
 import type { RunSigner } from "../publish/sign-published.js";
+import { DEFAULT_WHEEL_SCOPE } from "../spec/defaults.js";
 import type { LoadedSpec } from "../spec/loader.js";
+import type { PlanVersion } from "./documents/plan-document.js";
+import { buildPlanDocument } from "./plan/document.js";
+import { withDerivedLocks } from "./plan/plan-pipeline.js";
 import { startPrepare } from "./prepare.js";
+import { startEnvPrepare } from "./prepare-env-pairs.js";
+import { isEnvSpec } from "./prepare-step/prepare-env.js";
 import { pushVersions } from "./push.js";
+import { wheelRegistration } from "./push-step/wheel-layers.js";
 import {
   countPairs,
   OWED_TAGS,
@@ -38,6 +46,8 @@ export interface SyncOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Signs what is published; resolved from the spec's `sign` before the run starts. */
   signer?: RunSigner;
+  /** Another repository beside `target`: where a Python source's shared wheel layers go. */
+  openRepository?: (repository: string) => Target;
   /**
    * Aborted on SIGINT/SIGTERM (its reason names the signal): no step starts after it, running
    * downloads and bundles are cut off and their partial files removed, and the version being
@@ -73,14 +83,43 @@ export async function runSync(loaded: LoadedSpec, options: SyncOptions): Promise
     spec: run.spec,
     specDir: loaded.specDir,
     target: run.target,
+    ...(isEnvSpec(run.spec) ? { envWork: await envWork(loaded, run, jobs, { ...options, now }) } : {}),
   });
   await updatePublishedSummary(options.target, observer, options.log);
   return report(results);
 }
 
-export interface SyncContext extends SyncOptions {
+export interface SyncContext extends Omit<SyncOptions, "env"> {
   spec: RunnableSpec;
   specDir: string;
+  env: NodeJS.ProcessEnv;
+  /** A Python source's plan entries (locks derived), built as environment packages. */
+  envWork?: EnvWork;
+}
+
+interface EnvWork {
+  entries: PlanVersion[];
+  repoRoot: string;
+  planDir: string;
+}
+
+/** The plan entries of a Python source's versions to build, a `pypi` source's locks derived into
+ *  the work directory's `locks/`. */
+async function envWork(
+  loaded: LoadedSpec,
+  run: RunPlan,
+  jobs: RunJobs,
+  options: SyncOptions & { now: Date },
+): Promise<EnvWork> {
+  const planDir = resolve(options.workDir);
+  const planned = buildPlanDocument(run, jobs, []).document.versions;
+  const entries = await withDerivedLocks(run.spec, planned, {
+    env: options.env,
+    log: options.log,
+    python: { locksDir: join(planDir, "locks"), planDir },
+    now: options.now,
+  });
+  return { entries, repoRoot: loaded.repoRoot, planDir };
 }
 
 /**
@@ -103,7 +142,7 @@ export async function syncJobs(jobs: RunJobs, context: SyncContext): Promise<Syn
     context.signal?.aborted
       ? `interrupted by ${String(context.signal.reason)}`
       : "--fail-fast stopped the run";
-  const preparation = startPrepare(jobs.versions, {
+  const prepareOptions = {
     spec: context.spec,
     specDir: context.specDir,
     workDir: context.workDir,
@@ -112,7 +151,19 @@ export async function syncJobs(jobs: RunJobs, context: SyncContext): Promise<Syn
     log: context.log,
     signal: stop.signal,
     onFailure: failed,
-  });
+  };
+  const preparation =
+    context.envWork === undefined
+      ? startPrepare(jobs.versions, prepareOptions)
+      : startEnvPrepare({ ...prepareOptions, ...context.envWork, env: context.env });
+  const wheels =
+    context.openRepository === undefined
+      ? undefined
+      : wheelRegistration(
+          context.spec.wheel_scope ?? DEFAULT_WHEEL_SCOPE,
+          context.openRepository,
+          context.log,
+        );
   if (jobs.versions.some((v) => v.refused.length > 0)) failed();
   try {
     return await pushVersions(jobs.versions, preparation.outcome, {
@@ -120,6 +171,7 @@ export async function syncJobs(jobs: RunJobs, context: SyncContext): Promise<Syn
       signal: stop.signal,
       stoppedBy,
       onFailure: failed,
+      ...(wheels === undefined ? {} : { wheels }),
     });
   } finally {
     context.signal?.removeEventListener("abort", interrupt);

@@ -33,11 +33,6 @@ export interface PlanRunOptions {
   target?: Target;
   /** Ignore the published summary and read every version's index. */
   verifyPublished?: boolean;
-  /**
-   * Whether this command handles the Python sources (`pylock`, `pypi`); those that do not yet
-   * (publishing wheels as layers is still to come) refuse them with exit 82 before any request.
-   */
-  pythonSources?: boolean;
 }
 
 /** A spec with the keys every run needs. */
@@ -106,12 +101,6 @@ async function planRunOnce(loaded: LoadedSpec, options: PlanRunOptions): Promise
     throw new PkgError(ExitCode.Usage, "--version and --latest exclude each other");
   }
   const { env, log, http } = options;
-  if ((spec.source.type === "pylock" || spec.source.type === "pypi") && options.pythonSources !== true) {
-    throw new PkgError(
-      ExitCode.Unsupported,
-      `source type ${spec.source.type} is not supported by this command yet; it lists forgeone_release and url_index sources`,
-    );
-  }
   const bounds = await resolveBounds(spec.versions, { http, specDir, env, log });
   const upstream = await listUpstream(spec.source, {
     http,

@@ -5,7 +5,7 @@ import { runSync } from "../../pipeline/sync.js";
 import { formatSyncReport, interruptionLine } from "../../pipeline/sync-report.js";
 import { runSignerFor, throwIfSigningFailed } from "../run-signer.js";
 import { repoRootOption, verifyPublishedOption } from "../shared-options.js";
-import { loadRunnableSpec, openSpecTarget } from "../spec-target.js";
+import { loadRunnableSpec, openSpecRepository, openSpecTarget } from "../spec-target.js";
 
 export function syncCommand() {
   return new Command("sync")
@@ -29,7 +29,10 @@ tag (1.2.3) is written last: a version with a primary tag but no exact tag, once
 tags completed by the next run, uploading nothing. A failed pair publishes nothing for itself and
 makes the run exit 1. SIGINT/SIGTERM stop the run cleanly: nothing new starts, the version being
 tagged is finished, partial files are removed, and it exits 130/143 with one line saying what was
-published and what was not (a second signal stops at once).`,
+published and what was not (a second signal stops at once).
+Python sources (pylock, pypi) become environment packages as pipeline prepare builds them (a pypi
+version's lock derived with uv into <work-dir>/locks), one layer per wheel; each wheel's layer is
+registered standalone at <wheel_scope>/<index host>/<package>:<sha256> and mounted from there.`,
     )
     .action(async (specPath, options) => {
       const log = stderrLogger();
@@ -51,6 +54,8 @@ published and what was not (a second signal stops at once).`,
           failFast: options.failFast === true,
           verifyPublished: options.verifyPublished === true,
           target,
+          openRepository: (repository) =>
+            openSpecRepository(spec, repository, { layout: options.layout, env, publishing: true }),
           env,
           log,
           http,

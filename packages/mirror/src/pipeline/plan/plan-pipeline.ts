@@ -38,9 +38,8 @@ export interface PipelinePlanOptions extends Omit<PlanRunOptions, "version" | "l
 /**
  * `pipeline plan`: the pairs still to build, exactly as `check` and `sync` decide them (`planRun`,
  * then `planJobs` at the plan's start), and the published versions whose metadata the spec has
- * since changed, as `plan.json`. Reads the target only; for a `pypi` source (planned when
- * `pythonSources` is set, else refused with 82) it derives each planned version's lock with uv into
- * the locks directory, the entry's `pylock` naming it.
+ * since changed, as `plan.json`. Reads the target only; for a `pypi` source it derives each
+ * planned version's lock with uv into the locks directory, the entry's `pylock` naming it.
  */
 export async function planPipeline(loaded: LoadedSpec, options: PipelinePlanOptions): Promise<PipelinePlan> {
   const now = options.now ?? new Date();
@@ -64,11 +63,12 @@ export async function planPipeline(loaded: LoadedSpec, options: PipelinePlanOpti
   return { ...plan, document: { ...plan.document, versions } };
 }
 
-/** The entries with work, each given its derived lock (in order, one resolver at a time). */
-async function withDerivedLocks(
+/** The entries with work of a `pypi` source, each given its derived lock (in order, one resolver
+ *  at a time); other sources' entries as they are. */
+export async function withDerivedLocks(
   spec: RunnableSpec,
   entries: readonly PlanVersion[],
-  options: PipelinePlanOptions & { now: Date },
+  options: Pick<PipelinePlanOptions, "env" | "log" | "python"> & { now: Date },
 ): Promise<PlanVersion[]> {
   const { source, python } = spec;
   if (source.type !== "pypi") return [...entries];

@@ -1,20 +1,17 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import type { LayerFile } from "../../build/build-pair.js";
 import { fileDigests } from "../../build/fetch/file-digest.js";
 import type { PlanLeg, PlanVersion } from "../documents/plan-document.js";
-import type { PreparedBundle, PreparedLayer, PreparedVersion } from "../documents/prepared-version.js";
+import type { PreparedBundle, PreparedVersion } from "../documents/prepared-version.js";
 import type { PlatformFailure, TestFailure } from "../documents/run-summary.js";
 import { judgePair } from "../gating/index.js";
 
-/** A layer file to push (absolute path), and for an environment package the wheel it holds. */
-export interface DecidedLayer {
-  path: string;
-  wheel?: PreparedLayer["wheel"];
-}
+export type { LayerFile as DecidedLayer } from "../../build/build-pair.js";
 
 /** One (version, platform) decided before anything is pushed. */
 export type PairDecision =
-  | { platform: string; green: true; layers: DecidedLayer[]; metadata: string; testFailures: [] }
+  | { platform: string; green: true; layers: LayerFile[]; metadata: string; testFailures: [] }
   | { platform: string; green: false; failure: PlatformFailure; testFailures: TestFailure[] };
 
 export interface VersionDecision {

@@ -3,8 +3,9 @@ import type { Target } from "@pkg/oci";
 import { readMetadataFile } from "@pkg/package";
 import type { LayerReuse } from "@pkg/package/push";
 import type { RunnableSpec } from "../../plan/plan-run.js";
-import { publishVersion, type VersionPlatform, type VersionPublishResult } from "../../publish/index.js";
+import { publishVersion, type VersionPlatform } from "../../publish/index.js";
 import type { RunSigner } from "../../publish/sign-published.js";
+import { noReuse, sumReuse } from "../sync-report.js";
 import type { VersionDecision } from "./decide.js";
 import { registerWheelLayers, type WheelRegistration } from "./wheel-layers.js";
 
@@ -33,16 +34,6 @@ export interface PublishedDecision {
   tagsWritten: string[];
   layerReuse: LayerReuse;
 }
-
-const sumReuse = (results: VersionPublishResult["platforms"]): LayerReuse =>
-  results.reduce(
-    (sum, r) => ({
-      mounted: sum.mounted + r.layer_reuse.mounted,
-      uploaded: sum.uploaded + r.layer_reuse.uploaded,
-      verified: sum.verified + r.layer_reuse.verified,
-    }),
-    { mounted: 0, uploaded: 0, verified: 0 },
-  );
 
 /**
  * Pushes a decided version's green platforms under the plan's primary tag through the retrying
@@ -75,7 +66,7 @@ export async function publishDecided(
     }
   }
   const anyGreen = decision.pairs.some((p) => p.green);
-  if (!anyGreen) return { pushed: [], existing, pushFailures: [], tagsWritten: [], layerReuse: sumReuse([]) };
+  if (!anyGreen) return { pushed: [], existing, pushFailures: [], tagsWritten: [], layerReuse: noReuse() };
   const carried = [...(entry.carried ?? []), ...existing];
   const ownTags = [...(entry.own_tags ?? []), ...(existing.length > 0 ? [entry.version] : [])];
   const published = await publishVersion({
@@ -98,5 +89,11 @@ export async function publishDecided(
   const wrote =
     pushed.length > 0 || published.retagged.length > 0 || (existing.length > 0 && !published.error);
   const tagsWritten = wrote ? [...new Set([entry.version, ...published.cascade_tags_written])] : [];
-  return { pushed, existing, pushFailures, tagsWritten, layerReuse: sumReuse(published.platforms) };
+  return {
+    pushed,
+    existing,
+    pushFailures,
+    tagsWritten,
+    layerReuse: sumReuse(published.platforms.map((p) => p.layer_reuse)),
+  };
 }

@@ -75,7 +75,6 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     http: options.http,
     target: options.target,
     python: { locksDir: files.locks, planDir: dirname(files.plan) },
-    pythonSources: true,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
   await mkdir(resolve(options.workDir), { recursive: true });

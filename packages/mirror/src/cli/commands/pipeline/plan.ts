@@ -68,7 +68,6 @@ bad data in the target or a resolution failure, 69 source, bound or registry una
           log,
           http,
           verifyPublished: options.verifyPublished === true,
-          pythonSources: true,
           python: {
             locksDir: options.locksDir,
             planDir: options.output === undefined ? process.cwd() : dirname(resolve(options.output)),

@@ -68,7 +68,6 @@ Exit codes: 0 every platform built; 1 some platform failed (the manifest says wh
                 log,
                 http,
                 target: openSpecTarget(spec, { env }),
-                pythonSources: true,
               })
             : planEntry((await readPlanDocument(options.plan, log)).versions, options.version, options.plan);
         const step = {
