@@ -225,4 +225,15 @@ describe("pylock discovery", () => {
       message: expect.stringContaining("not a normalised name"),
     });
   });
+
+  it("an app locked at a version with no tag form (a post-release) is exit 65 saying so", async () => {
+    await writeFile(join(dir.path, "post.toml"), lock("hello-app", "1.1.post1"));
+    await expect(
+      listUpstream({ type: "pylock", path: "post.toml", package: "hello-app" }, deps()),
+    ).rejects.toMatchObject({
+      exitCode: ExitCode.Data,
+      message:
+        "lock post.toml: hello-app: version 1.1.post1 has no tag form (tags take releases of one to four numbers); it cannot be mirrored",
+    });
+  });
 });

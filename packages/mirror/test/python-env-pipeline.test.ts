@@ -106,6 +106,8 @@ beforeAll(async () => {
     });
   wheels.calc = await calc("1.0");
   wheels.calcYanked = await calc("1.1");
+  wheels.calcPost = await calc("1.0.post1");
+  wheels.calcRc = await calc("2.0rc1");
   wheels.fastCore = await buildWheel(dir, {
     name: "fast-core",
     version: "1.0",
@@ -127,7 +129,12 @@ beforeAll(async () => {
   compiledIndex = await startSimpleIndex({
     flavour: "html",
     projects: {
-      "calc-app": [{ wheel: wheels.calc }, { wheel: wheels.calcYanked, yanked: "broken" }],
+      "calc-app": [
+        { wheel: wheels.calc },
+        { wheel: wheels.calcYanked, yanked: "broken" },
+        { wheel: wheels.calcPost },
+        { wheel: wheels.calcRc },
+      ],
       "fast-core": [{ wheel: wheels.fastCore }],
       "stable-ext": [{ wheel: wheels.stableGlibc }, { wheel: wheels.stableMusl }],
     },
@@ -294,6 +301,10 @@ describe("pipeline push of environment packages", () => {
       },
     );
     expect(result.code, result.stderr).toBe(0);
+    // a post- and a pre-release have no tag form: said, and left out
+    expect(result.stderr).toContain(
+      "pypi calc-app: 2 versions not mirrored, their PEP 440 forms having no tag (tags take releases of one to four numbers): 1.0.post1, 2.0rc1",
+    );
     const summary = JSON.parse(result.stdout) as RunSummary;
     // the yanked 1.1 is not a version: 1.0 is the newest
     expect(summary.versions.map((v) => [v.version.split("_")[0], v.status])).toEqual([["1.0", "published"]]);

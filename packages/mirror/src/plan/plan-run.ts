@@ -2,6 +2,7 @@ import { ExitCode, isPkgError, type Logger, PkgError } from "@pkg/common";
 import type { HttpClient } from "@pkg/net";
 import { openRegistry, readOnly, type Target } from "@pkg/oci";
 import { compareVersions, parseVersion } from "@pkg/package";
+import { taggableVersions } from "../sources/python-versions.js";
 import type { UpstreamVersion } from "../sources/types.js";
 import { DEFAULT_CASCADE } from "../spec/cascade.js";
 import type { LoadedSpec } from "../spec/loader.js";
@@ -102,7 +103,7 @@ async function planRunOnce(loaded: LoadedSpec, options: PlanRunOptions): Promise
   }
   const { env, log, http } = options;
   const bounds = await resolveBounds(spec.versions, { http, specDir, env, log });
-  const upstream = await listUpstream(spec.source, {
+  const listed = await listUpstream(spec.source, {
     http,
     specDir,
     repoRoot: loaded.repoRoot,
@@ -111,6 +112,16 @@ async function planRunOnce(loaded: LoadedSpec, options: PlanRunOptions): Promise
     rateLimitMs: spec.concurrency?.rate_limit_ms ?? 0,
   });
   const skipPrereleases = spec.skip_prereleases ?? false;
+  // an index lists PEP 440 versions the package grammar may not tag (pre-, post-, dev releases)
+  const upstream =
+    spec.source.type === "pypi"
+      ? taggableVersions(
+          listed,
+          `pypi ${spec.source.package ?? spec.name}`,
+          log,
+          (v) => skipPrereleases && v.prerelease,
+        )
+      : listed;
   // --latest wants releases only: pre-releases are left out here whatever skip_prereleases says
   const inWindow = selectInWindow(upstream, bounds, {
     skipPrereleases: skipPrereleases || options.latest === true,

@@ -5,6 +5,7 @@ import { normalizeName } from "../python/name.js";
 import { isPrerelease, parseVersion } from "../python/pep440.js";
 import { parsePylock } from "../python/pylock.js";
 import type { PylockSource } from "../spec/source-python.js";
+import { checkTaggable } from "./python-versions.js";
 import type { UpstreamVersion } from "./types.js";
 
 /**
@@ -32,6 +33,7 @@ export async function listPylock(source: PylockSource, repoRoot: string): Promis
   }
   if (app.version === undefined)
     throw new PkgError(ExitCode.Data, `lock ${source.path}: ${project} is locked without a version`);
+  checkTaggable(app.version, `lock ${source.path}: ${project}`);
   return [
     {
       version: app.version,
