@@ -226,14 +226,14 @@ describe("pylock discovery", () => {
     });
   });
 
-  it("an app locked at a version with no tag form (a post-release) is exit 65 saying so", async () => {
-    await writeFile(join(dir.path, "post.toml"), lock("hello-app", "1.1.post1"));
+  it("an app locked at a version with no tag form (an epoch) is exit 65 saying so", async () => {
+    await writeFile(join(dir.path, "epoch.toml"), lock("hello-app", "1!1.1"));
     await expect(
-      listUpstream({ type: "pylock", path: "post.toml", package: "hello-app" }, deps()),
+      listUpstream({ type: "pylock", path: "epoch.toml", package: "hello-app" }, deps()),
     ).rejects.toMatchObject({
       exitCode: ExitCode.Data,
       message:
-        "lock post.toml: hello-app: version 1.1.post1 has no tag form (tags take releases of one to four numbers); it cannot be mirrored",
+        "lock epoch.toml: hello-app: version 1!1.1 cannot be mirrored (an epoch or a local part has no tag form)",
     });
   });
 });

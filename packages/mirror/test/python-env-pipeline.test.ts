@@ -97,8 +97,7 @@ beforeAll(async () => {
       version,
       requires: ["fast-core>=1", "stable-ext>=1"],
       files: {
-        "calc_app/__init__.py":
-          "import sys, fast_core, stable_ext\n\ndef main():\n    print(fast_core.KIND, stable_ext.KIND, sys.argv[1:])\n    return 0\n",
+        "calc_app/__init__.py": `import sys, fast_core, stable_ext\n\ndef main():\n    print('${version}', fast_core.KIND, stable_ext.KIND, sys.argv[1:])\n    return 0\n`,
       },
       consoleScripts: { calc: "calc_app:main" },
       summary: "A calculator for the *command line*",
@@ -301,17 +300,54 @@ describe("pipeline push of environment packages", () => {
       },
     );
     expect(result.code, result.stderr).toBe(0);
-    // a post- and a pre-release have no tag form: said, and left out
-    expect(result.stderr).toContain(
-      "pypi calc-app: 2 versions not mirrored, their PEP 440 forms having no tag (tags take releases of one to four numbers): 1.0.post1, 2.0rc1",
-    );
     const summary = JSON.parse(result.stdout) as RunSummary;
-    // the yanked 1.1 is not a version: 1.0 is the newest
-    expect(summary.versions.map((v) => [v.version.split("_")[0], v.status])).toEqual([["1.0", "published"]]);
+    // the yanked 1.1 is not a version; the post- and pre-release are, in PEP 440 order
+    expect(summary.versions.map((v) => [v.version.split("_")[0], v.status])).toEqual([
+      ["1.0", "published"],
+      ["1.0.post1", "published"],
+      ["2.0rc1", "published"],
+    ]);
+    // 1.0 cascades (exact, rolling and latest); the PEP 440 forms the package grammar cannot tag
+    // are published under their builds, and the newest release of them takes latest (a
+    // pre-release never does)
+    const tags = await openRegistry({ host: registry.host, repository: "py/calc-app" }).listTags();
+    const builds = summary.versions.map((v) => v.version);
+    expect(tags.filter((t) => !t.startsWith("__pkg.")).sort()).toEqual(
+      [...builds, "1", "1.0", "latest"].sort(),
+    );
+    expect(summary.versions.map((v) => v.cascade_tags_written)).toEqual([
+      [builds[0], "1.0", "1", "latest"],
+      [builds[1], "latest"],
+      [builds[2]],
+    ]);
+    // planned again: every version is published, nothing to do
+    const again = await runCli(
+      mirrorBin,
+      ["package", "pipeline", "run", "--work-dir", "run2", "--format", "json"],
+      {
+        cwd: dir,
+        env,
+      },
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect((JSON.parse(again.stdout) as RunSummary).versions).toEqual([]);
+    const post = await runCli(
+      pkgBin,
+      ["exec", `${registry.host}/py/calc-app:${builds[1]}`, "--", "calc", "post"],
+      {
+        env: { PKG_HOME: join(work.path, "clean-calc-post"), PATH: "/usr/bin:/bin" },
+      },
+    );
+    expect(post.code, post.stderr).toBe(0);
+    expect(post.stdout.trim()).toBe(`1.0.post1 ${interpreter.abi}-manylinux abi3-manylinux ['post']`);
+    const latest = await runCli(pkgBin, ["exec", `${registry.host}/py/calc-app`, "--", "calc"], {
+      env: { PKG_HOME: join(work.path, "clean-calc-post"), PATH: "/usr/bin:/bin" },
+    });
+    expect(latest.stdout.trim()).toBe(`1.0.post1 ${interpreter.abi}-manylinux abi3-manylinux []`);
     const lock = await readFile(join(dir, "run", "locks", "pylock.calc-app-1-0.toml"), "utf8");
     expect(lock).toContain(wheels.stableMusl?.filename);
     const prepared = JSON.parse(
-      await readFile(join(dir, "run", "bundles", `prepared-${summary.versions[0]?.version}.json`), "utf8"),
+      await readFile(join(dir, "run", "bundles", `prepared-${builds[0]}.json`), "utf8"),
     ) as PreparedVersion;
     expect(prepared.bundles.map((b) => b.platform)).toEqual(["linux/amd64+libc.glibc"]);
     expect(prepared.bundles[0]?.layers?.map((l) => l.wheel.name).sort()).toEqual(
@@ -322,7 +358,7 @@ describe("pipeline push of environment packages", () => {
       env: { PKG_HOME: join(work.path, "clean-calc"), PATH: "/usr/bin:/bin" },
     });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.trim()).toBe(`${interpreter.abi}-manylinux abi3-manylinux ['7']`);
+    expect(run.stdout.trim()).toBe(`1.0 ${interpreter.abi}-manylinux abi3-manylinux ['7']`);
 
     // no CATALOG.md: describe generates the README from the root wheel of the newest derived lock
     const described = await runCli(

@@ -8,6 +8,7 @@ import {
   type Subject,
   signSubjects,
 } from "@pkg/package/sign";
+import { isRecordTag } from "../plan/record-tags.js";
 
 export interface SignSweepReport {
   target: string;
@@ -16,10 +17,11 @@ export interface SignSweepReport {
   subjects: SignOutcome[];
 }
 
-/** A repository's package tags: primary, exact and rolling (not descriptions, summaries or signatures). */
+/** A repository's package tags: primary, exact and rolling, and a PEP 440 version's builds (not
+ *  descriptions, summaries or signatures). */
 const isPackageTag = (tag: string) => {
   const kind = parseTag(tag).kind;
-  return kind === "primary" || kind === "exact" || kind === "rolling";
+  return kind === "primary" || kind === "exact" || kind === "rolling" || isRecordTag(tag);
 };
 
 /**

@@ -1,6 +1,6 @@
-import { compareVersions, inWindow, parseVersion, type Version } from "@pkg/package";
 import type { PlatformExclude } from "../spec/platform-exclude.js";
 import type { PlatformLeg, Platforms } from "../spec/platforms.js";
+import { compareVersionTexts, inTextWindow } from "./version-order.js";
 
 /**
  * Whether a (version, platform) pair is wanted:
@@ -17,9 +17,8 @@ export type Applicability =
 type LegWindow = Pick<PlatformLeg, "min_version" | "max_version" | "exclude">;
 
 export function platformApplicability(version: string, leg: LegWindow): Applicability {
-  const parsed = parseVersion(version);
-  if (!inRange(parsed, leg.min_version, leg.max_version)) return { status: "outside" };
-  const hit = leg.exclude.find((entry) => matchesExclude(parsed, entry));
+  if (!inRange(version, leg.min_version, leg.max_version)) return { status: "outside" };
+  const hit = leg.exclude.find((entry) => matchesExclude(version, entry));
   if (!hit) return { status: "applicable" };
   return {
     status: "excluded",
@@ -28,19 +27,14 @@ export function platformApplicability(version: string, leg: LegWindow): Applicab
   };
 }
 
-function matchesExclude(version: Version, entry: PlatformExclude): boolean {
-  if ("version" in entry) return compareVersions(version, parseVersion(entry.version)) === 0;
+function matchesExclude(version: string, entry: PlatformExclude): boolean {
+  if ("version" in entry) return compareVersionTexts(version, entry.version) === 0;
   return inRange(version, entry.min_version, entry.max_version);
 }
 
 /** min inclusive, max exclusive: the one rule of platform windows and exclude ranges. */
-function inRange(version: Version, min: string | undefined, max: string | undefined): boolean {
-  return inWindow(version, {
-    ...(min === undefined ? {} : { min: parseVersion(min) }),
-    minInclusive: true,
-    ...(max === undefined ? {} : { max: parseVersion(max) }),
-    maxInclusive: false,
-  });
+function inRange(version: string, min: string | undefined, max: string | undefined): boolean {
+  return inTextWindow(version, { min, minInclusive: true, max, maxInclusive: false });
 }
 
 /** The platforms of one version: those to resolve, and those a broken exclude keeps for the report. */

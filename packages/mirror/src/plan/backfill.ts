@@ -1,5 +1,5 @@
-import { compareVersions, parseVersion } from "@pkg/package";
 import type { Versions } from "../spec/versions.js";
+import { compareVersionTexts } from "./version-order.js";
 
 /**
  * The outstanding versions (in the window, not yet fully published) this run takes, in the order
@@ -11,10 +11,7 @@ export function takeForRun<T extends { version: string }>(
   outstanding: readonly T[],
   versions: Pick<Versions, "new_per_run" | "backfill"> | undefined,
 ): T[] {
-  const ordered = outstanding
-    .map((item) => ({ item, parsed: parseVersion(item.version) }))
-    .sort((a, b) => compareVersions(a.parsed, b.parsed))
-    .map(({ item }) => item);
+  const ordered = [...outstanding].sort((a, b) => compareVersionTexts(a.version, b.version));
   if ((versions?.backfill ?? "newest_first") === "newest_first") ordered.reverse();
   return versions?.new_per_run === undefined ? ordered : ordered.slice(0, versions.new_per_run);
 }

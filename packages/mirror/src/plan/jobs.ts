@@ -1,4 +1,3 @@
-import { compareVersions, parseVersion } from "@pkg/package";
 import type { UpstreamAsset } from "../sources/types.js";
 import { DEFAULT_BUILD_TIMESTAMP } from "../spec/build-timestamp.js";
 import { takeForRun } from "./backfill.js";
@@ -6,6 +5,7 @@ import type { PairColumn, PairPlan, PairRow } from "./pairs.js";
 import type { RunPlan } from "./plan-run.js";
 import { primaryTagFor } from "./primary-tag.js";
 import { describeAmbiguity } from "./resolve-assets.js";
+import { compareVersionTexts } from "./version-order.js";
 import type { ResolvedBounds } from "./window.js";
 
 /**
@@ -95,9 +95,7 @@ export function planJobs(run: RunPlan, now: Date): RunJobs {
     ),
   );
   const taken = new Set(takeForRun(outstanding, spec.versions).map((row) => row.version));
-  const oldestFirst = [...run.rows].sort((a, b) =>
-    compareVersions(parseVersion(a.version), parseVersion(b.version)),
-  );
+  const oldestFirst = [...run.rows].sort((a, b) => compareVersionTexts(a.version, b.version));
   const wantedByVersion = new Map(run.plan.pairs.map((p) => [p.version.version, p.wanted]));
   const versions: VersionJob[] = [];
   for (const row of oldestFirst) {

@@ -1,7 +1,6 @@
 import { ExitCode, isPkgError, type Logger, PkgError } from "@pkg/common";
 import type { HttpClient } from "@pkg/net";
 import { openRegistry, readOnly, type Target } from "@pkg/oci";
-import { compareVersions, parseVersion } from "@pkg/package";
 import { taggableVersions } from "../sources/python-versions.js";
 import type { UpstreamVersion } from "../sources/types.js";
 import { DEFAULT_CASCADE } from "../spec/cascade.js";
@@ -20,6 +19,7 @@ import { type PublishedState, type PublishedVersions, readPublished } from "./pu
 import { versionKey } from "./record-tags.js";
 import { type Ambiguity, assetSets, type CompiledAssetSet, compileAssetSet } from "./resolve-assets.js";
 import { listUpstream } from "./upstream.js";
+import { compareVersionTexts } from "./version-order.js";
 import { type ResolvedBounds, resolveBounds, selectInWindow } from "./window.js";
 
 export interface PlanRunOptions {
@@ -126,10 +126,7 @@ async function planRunOnce(loaded: LoadedSpec, options: PlanRunOptions): Promise
   const inWindow = selectInWindow(upstream, bounds, {
     skipPrereleases: skipPrereleases || options.latest === true,
   });
-  const newestFirst = inWindow
-    .map((v) => ({ v, parsed: parseVersion(v.version) }))
-    .sort((a, b) => compareVersions(b.parsed, a.parsed))
-    .map(({ v }) => v);
+  const newestFirst = [...inWindow].sort((a, b) => compareVersionTexts(b.version, a.version));
   const chosen = chooseVersions(newestFirst, upstream, { ...options, skipPrereleases });
   if (options.latest && chosen.length === 0) {
     const prereleases = selectInWindow(upstream, bounds, { skipPrereleases: false }).length;

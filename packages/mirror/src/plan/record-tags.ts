@@ -7,9 +7,11 @@ import {
   type Version,
   withoutBuild,
 } from "@pkg/package";
+import { isPep440Only } from "./version-order.js";
 
 interface Records {
-  version: Version;
+  /** Undefined for a PEP 440 version the package grammar cannot hold (see `pep440Record`). */
+  version?: Version;
   /** The version's own tag without build suffix (`1.2.3`, `1.2`, `1.2.3-rc1`). */
   exact?: string;
   /** Its primary tags (`1.2.3_20250101120000`), one per push run. */
@@ -34,14 +36,15 @@ export function recordTagsToRead(
   wanted: Iterable<string>,
 ): Map<string, string[]> {
   const records = groupRecords(tags, variant);
-  const releases = [...records.values()].map((r) => r.version).filter((v) => !isPrerelease(v));
+  const releases = releasesOf(records);
   const reads = new Map<string, string[]>();
   for (const text of wanted) {
     const key = versionKey(text);
     const record = key === undefined ? undefined : records.get(key);
     if (!record) continue;
+    const { version } = record;
     const extended =
-      !isPrerelease(record.version) && releases.some((other) => extends_(other, record.version));
+      version !== undefined && !isPrerelease(version) && releases.some((other) => extends_(other, version));
     if (record.exact !== undefined && (!extended || record.builds.length === 0))
       reads.set(text, [record.exact]);
     else reads.set(text, [...record.builds].sort());
@@ -64,13 +67,16 @@ export function untaggedVersions(
   wanted: Iterable<string>,
 ): Set<string> {
   const records = groupRecords(tags, variant);
-  const releases = [...records.values()].map((r) => r.version).filter((v) => !isPrerelease(v));
+  const releases = releasesOf(records);
   const untagged = new Set<string>();
   for (const text of wanted) {
     const key = versionKey(text);
     const record = key === undefined ? undefined : records.get(key);
-    if (!record || record.exact !== undefined || record.builds.length === 0) continue;
-    if (!isPrerelease(record.version) && releases.some((other) => extends_(other, record.version))) continue;
+    // a PEP 440 version is published without the cascade: it is never owed tags
+    const version = record?.version;
+    if (!record || version === undefined || record.exact !== undefined || record.builds.length === 0)
+      continue;
+    if (!isPrerelease(version) && releases.some((other) => extends_(other, version))) continue;
     untagged.add(text);
   }
   return untagged;
@@ -98,10 +104,29 @@ export function versionOwnTags(
   return own;
 }
 
-/** The text a version is recorded under in tags, or undefined when it is not a version of the tag grammar. */
+/** The text a version is recorded under in tags, or undefined when it is not a version of the tag
+ *  grammar (nor a PEP 440 version tagged as it is). */
 export function versionKey(text: string): string | undefined {
   const version = matchVersion(text);
-  return typeof version === "string" ? undefined : formatVersion(withoutBuild(version));
+  if (typeof version !== "string") return formatVersion(withoutBuild(version));
+  return isPep440Only(text) ? text : undefined;
+}
+
+/** The releases among the records (what may extend another's exact tag). */
+function releasesOf(records: Map<string, Records>): Version[] {
+  return [...records.values()].flatMap((r) =>
+    r.version !== undefined && !isPrerelease(r.version) ? [r.version] : [],
+  );
+}
+
+const BUILD_SUFFIX = /^(.+)_(\d{8}|\d{14})$/;
+
+/** A tag of a PEP 440 version the package grammar cannot hold: a build (`2.0.post1_20250101120000`)
+ *  or the bare version (`build_timestamp: none`). */
+function pep440Record(tag: string): { text: string; build: boolean } | undefined {
+  const match = BUILD_SUFFIX.exec(tag);
+  if (match !== null && isPep440Only(match[1] as string)) return { text: match[1] as string, build: true };
+  return isPep440Only(tag) ? { text: tag, build: false } : undefined;
 }
 
 type RecordTagInfo = Extract<TagInfo, { kind: "primary" | "exact" | "rolling" }> & { version: Version };
@@ -113,16 +138,30 @@ function recordTagInfo(tag: string): RecordTagInfo | undefined {
   return info.version === undefined ? undefined : { ...info, version: info.version };
 }
 
+/** The versions (as `versionKey` gives them) that record tags of the default variant name. */
+export function recordedVersions(tags: Iterable<string>): string[] {
+  return [...groupRecords(tags, undefined).keys()];
+}
+
 /** Whether `recordTagsToRead` may ever name the tag, for some variant and wanted version. */
 export function isRecordTag(tag: string): boolean {
-  return recordTagInfo(tag) !== undefined;
+  return recordTagInfo(tag) !== undefined || pep440Record(tag) !== undefined;
 }
 
 function groupRecords(tags: Iterable<string>, variant: string | undefined): Map<string, Records> {
   const records = new Map<string, Records>();
   for (const tag of tags) {
     const info = recordTagInfo(tag);
-    if (info === undefined || info.variant !== variant) continue;
+    if (info === undefined) {
+      const pep440 = variant === undefined ? pep440Record(tag) : undefined;
+      if (pep440 === undefined) continue;
+      const record = records.get(pep440.text) ?? { builds: [] };
+      records.set(pep440.text, record);
+      if (pep440.build) record.builds.push(tag);
+      else record.exact = tag;
+      continue;
+    }
+    if (info.variant !== variant) continue;
     const version = withoutBuild(info.version);
     const text = formatVersion(version);
     const record = records.get(text) ?? { version, builds: [] };

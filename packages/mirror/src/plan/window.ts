@@ -1,7 +1,8 @@
 import type { Logger } from "@pkg/common";
-import { inWindow, parseVersion, type VersionWindow } from "@pkg/package";
+import { parseVersion, type VersionWindow } from "@pkg/package";
 import type { Versions } from "../spec/versions.js";
 import { type BoundDeps, type BoundEdge, describeOrigin, readBoundValue } from "./bound-value.js";
+import { inTextWindow, type TextWindow } from "./version-order.js";
 
 /**
  * The version window of one run, in the shape `plan.json` publishes as `versions_resolved`: an
@@ -58,9 +59,19 @@ export function versionWindow(bounds: ResolvedBounds): VersionWindow {
   };
 }
 
+/** The bounds as version texts (see `inTextWindow`). */
+function textWindow(bounds: ResolvedBounds): TextWindow {
+  return {
+    min: bounds.min,
+    minInclusive: bounds.min_inclusive,
+    max: bounds.max,
+    maxInclusive: bounds.max_inclusive,
+  };
+}
+
 /** Whether `version` lies inside the resolved window. */
 export function isInBounds(version: string, bounds: ResolvedBounds): boolean {
-  return inWindow(parseVersion(version), versionWindow(bounds));
+  return inTextWindow(version, textWindow(bounds));
 }
 
 /**
@@ -72,8 +83,8 @@ export function selectInWindow<T extends { version: string; prerelease: boolean 
   bounds: ResolvedBounds,
   options: { skipPrereleases: boolean },
 ): T[] {
-  const window = versionWindow(bounds);
+  const window = textWindow(bounds);
   return candidates.filter(
-    (c) => !(options.skipPrereleases && c.prerelease) && inWindow(parseVersion(c.version), window),
+    (c) => !(options.skipPrereleases && c.prerelease) && inTextWindow(c.version, window),
   );
 }

@@ -3,6 +3,9 @@ import type { ExitCode, Logger } from "@pkg/common";
 import type { Target } from "@pkg/oci";
 import { parseTag } from "@pkg/package";
 import { type LayerReuse, publishTags, pushPackage } from "@pkg/package/push";
+import { recordedVersions } from "../plan/record-tags.js";
+import { compareVersionTexts, isPep440Only } from "../plan/version-order.js";
+import { isPrerelease as isPep440Prerelease, parseVersion as parsePep440 } from "../python/pep440.js";
 import { DEFAULT_CASCADE } from "../spec/cascade.js";
 import { defaultConcurrency } from "../spec/concurrency.js";
 import type { MirrorSpec } from "../spec/mirror-spec.js";
@@ -72,6 +75,34 @@ export interface VersionPublishResult {
   error?: { exit_code: ExitCode; message: string };
   /** The exact and rolling tags the registry received, deduplicated, most specific first. */
   cascade_tags_written: string[];
+}
+
+const LATEST = "latest";
+
+/**
+ * A PEP 440 release the package grammar cannot tag (`2.0.post1`) takes no exact or rolling tag,
+ * but, published whole and newer than every version the repository holds (with the cascade on),
+ * it takes `latest`: what `pkg exec` of the bare name runs. True when `latest` was written.
+ */
+async function moveLatestToPep440Release(options: PublishVersionOptions, primary: string): Promise<boolean> {
+  const { target, version, log } = options;
+  if (!isPep440Only(version) || !(options.spec.cascade ?? DEFAULT_CASCADE).enabled) return false;
+  const parsed = parsePep440(version);
+  if (parsed === undefined || isPep440Prerelease(parsed)) return false;
+  try {
+    const newer = recordedVersions(await target.listTags()).filter(
+      (other) => other !== version && compareVersionTexts(other, version) > 0,
+    );
+    if (newer.length > 0) return false;
+    const index = await target.fetchManifest(primary);
+    if (index === undefined) return false;
+    await target.pushManifest(index.bytes, index.descriptor.mediaType, LATEST);
+    log.info(`${target.displayName}:${LATEST} -> ${primary} (the newest release)`);
+    return true;
+  } catch (error) {
+    log.warn(`${version}: ${LATEST} not moved: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
 }
 
 function failed(
@@ -255,7 +286,8 @@ export async function publishVersion(options: PublishVersionOptions): Promise<Ve
   const retagOnly = prepared.length === 0;
   const primary = options.primaryTag;
 
-  const enabled = (spec.cascade ?? DEFAULT_CASCADE).enabled;
+  // a PEP 440 version the package grammar cannot hold has no exact or rolling tags: its builds only
+  const enabled = (spec.cascade ?? DEFAULT_CASCADE).enabled && !isPep440Only(options.version);
   const notReady = prepared.filter((p) => !p.ready).map((p) => p.platform);
   // the carried manifests matter only to a version this run can make whole
   const carried =
@@ -318,8 +350,10 @@ export async function publishVersion(options: PublishVersionOptions): Promise<Ve
   const cascadeTags = new Set<string>();
   if (moveRolling && tags.ok) {
     for (const list of tags.value)
-      for (const tag of list) if (parseTag(tag).kind !== "primary") cascadeTags.add(tag);
+      for (const tag of list) if (tag !== primary && parseTag(tag).kind !== "primary") cascadeTags.add(tag);
   }
+  const whole = notReady.length === 0 && pushed.length > 0 && pushed.every((p) => p.manifest !== undefined);
+  if (tags.ok && whole && (await moveLatestToPep440Release(options, primary))) cascadeTags.add(LATEST);
   return {
     version: options.version,
     primary_tag: primary,

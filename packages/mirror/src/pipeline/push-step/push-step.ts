@@ -2,10 +2,10 @@ import { writeFile } from "node:fs/promises";
 import type { Logger } from "@pkg/common";
 import type { HttpClient } from "@pkg/net";
 import type { Target } from "@pkg/oci";
-import { compareVersions, parseVersion } from "@pkg/package";
 import { writeAtomically } from "@pkg/package/bundle";
 import type { RunnableSpec } from "../../plan/plan-run.js";
 import { readIndexPlatforms } from "../../plan/published.js";
+import { compareVersionTexts } from "../../plan/version-order.js";
 import { observeIndexes } from "../../publish/index-observer.js";
 import { updatePublishedSummary } from "../../publish/published-summary.js";
 import type { RunSigner } from "../../publish/sign-published.js";
@@ -52,8 +52,7 @@ export interface PushStepOptions {
   openRepository: (repository: string) => Target;
 }
 
-const byVersion = (a: PlanVersion, b: PlanVersion) =>
-  compareVersions(parseVersion(a.source_version), parseVersion(b.source_version));
+const byVersion = (a: PlanVersion, b: PlanVersion) => compareVersionTexts(a.source_version, b.source_version);
 
 /** The versions to push, oldest first, each with what prepare reported of it (if anything). */
 function versionsToPush(
