@@ -5,9 +5,10 @@ import { existsSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { runCommand } from "@pkg/testkit";
+import { UV_RELEASE } from "../../src/pipeline/plan/derive-lock.js";
 
 export const PACKAGING = "packaging==26.4";
-export const UV = "uv==0.13.8";
+export const UV = `uv==${UV_RELEASE}`;
 
 const cache = fileURLToPath(new URL("../../../../node_modules/.cache/", import.meta.url));
 

@@ -22,6 +22,9 @@ import type { PypiSource } from "../../spec/source-python.js";
 /** The variable naming the resolver binary instead of `uv` on PATH. */
 export const UV_VARIABLE = "PKG_MIRROR_UV";
 
+/** The uv release this pkg-mirror derives locks with: what generated CI installs and tests run. */
+export const UV_RELEASE = "0.13.8";
+
 export interface LockDeriver {
   /** Derives `version`'s lock into the locks directory and returns the file's absolute path. */
   derive(version: string): Promise<string>;

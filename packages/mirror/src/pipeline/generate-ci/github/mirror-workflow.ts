@@ -1,4 +1,5 @@
 import type { MirrorSpec } from "../../../spec/mirror-spec.js";
+import { UV_RELEASE } from "../../plan/derive-lock.js";
 import { planLegs } from "../../plan/legs.js";
 import { type Forge, registryAccess } from "../access.js";
 import { pipelineLine, script, shellVariable } from "../shell-line.js";
@@ -78,6 +79,16 @@ function discoverJob(slot: SpecSlot, forge: Forge): Node {
     },
     steps: [
       ...setupSteps(),
+      // a pypi version's lock is derived by uv while planning (the runner's pipx installs it)
+      ...(spec.source?.type === "pypi"
+        ? [
+            {
+              name: "Install the lock resolver",
+              env: { UV_VERSION: UV_RELEASE },
+              run: `pipx install "uv==\${UV_VERSION}"\n`,
+            },
+          ]
+        : []),
       {
         name: "Plan",
         id: "plan",

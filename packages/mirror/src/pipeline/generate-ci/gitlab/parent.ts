@@ -1,3 +1,4 @@
+import { UV_RELEASE } from "../../plan/derive-lock.js";
 import { describePaths, mirrorPaths } from "../github/triggers.js";
 import { commandLine, pipelineLine } from "../shell-line.js";
 import { type SpecSlot, slotStems, slotSuffix, specArgs } from "../slot.js";
@@ -115,6 +116,13 @@ function specJobs(slot: SpecSlot): Node {
       rules: mirrorRules,
       script: [
         ...credentialLines(spec),
+        // a pypi version's lock is derived by uv while planning: pipx from the image's Debian
+        ...(spec.source?.type === "pypi"
+          ? [
+              "apt-get update -qq && apt-get install -y -qq --no-install-recommends pipx >/dev/null",
+              `pipx install "uv==${UV_RELEASE}" && export PATH="$HOME/.local/bin:$PATH"`,
+            ]
+          : []),
         pipelineLine(planArgs(slot)),
         pipelineLine([
           "generate",
