@@ -14,7 +14,7 @@ import type { PlanDocument } from "../src/pipeline/documents/plan-document.js";
 import type { PreparedVersion } from "../src/pipeline/documents/prepared-version.js";
 import type { RunSummary } from "../src/pipeline/documents/run-summary.js";
 import type { SyncReport } from "../src/pipeline/sync-report.js";
-import { type InterpreterTree, machineInterpreter } from "./support/python-interpreter.js";
+import { type InterpreterTree, publishMachineInterpreter } from "./support/python-interpreter.js";
 import { uvBinary } from "./support/python-tools.js";
 import { type SimpleIndex, startSimpleIndex } from "./support/simple-index.js";
 import { pythonSpec } from "./support/spec-case.js";
@@ -34,30 +34,7 @@ beforeAll(async () => {
   work = await tempDir("pkg-mirror-env-pipeline-");
   await mkdir(join(work.path, ".git"));
   registry = await startRegistry();
-  interpreter = await machineInterpreter(join(work.path, "interpreter"));
-  const bundle = join(work.path, "interpreter", "python.tar.zst");
-  const created = await runCli(pkgBin, [
-    "package",
-    "create",
-    interpreter.tree,
-    "-o",
-    bundle,
-    "-m",
-    interpreter.metadata,
-  ]);
-  expect(created.code, created.stderr).toBe(0);
-  const pushed = await runCli(pkgBin, [
-    "package",
-    "push",
-    "-i",
-    `${registry.host}/py/cpython:${interpreter.version}`,
-    "-p",
-    "linux/amd64",
-    "-m",
-    interpreter.metadata,
-    bundle,
-  ]);
-  expect(pushed.code, pushed.stderr).toBe(0);
+  interpreter = await publishMachineInterpreter(join(work.path, "interpreter"), registry.host);
 
   const dir = join(work.path, "wheels");
   await mkdir(dir);

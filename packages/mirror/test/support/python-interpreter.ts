@@ -15,7 +15,8 @@
 import { existsSync } from "node:fs";
 import { cp, mkdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { runCommand } from "@pkg/testkit";
+import { runCli, runCommand } from "@pkg/testkit";
+import { pkgBin } from "./sync-run.js";
 
 const SKIPPED = new Set([
   "site-packages",
@@ -74,4 +75,37 @@ export async function machineInterpreter(dir: string): Promise<InterpreterTree> 
     }),
   );
   return { tree, metadata, version, abi };
+}
+
+/**
+ * The machine's interpreter as a package (`pkg package create` of `machineInterpreter`'s tree)
+ * pushed to `<registryHost>/py/cpython:<its version>`, as a mirror of it would publish it.
+ */
+export async function publishMachineInterpreter(dir: string, registryHost: string): Promise<InterpreterTree> {
+  const interpreter = await machineInterpreter(dir);
+  const bundle = join(dir, "python.tar.zst");
+  const created = await runCli(pkgBin, [
+    "package",
+    "create",
+    interpreter.tree,
+    "-o",
+    bundle,
+    "-m",
+    interpreter.metadata,
+  ]);
+  if (created.code !== 0) throw new Error(`pkg package create of the interpreter: ${created.stderr}`);
+  const reference = `${registryHost}/py/cpython:${interpreter.version}`;
+  const pushed = await runCli(pkgBin, [
+    "package",
+    "push",
+    "-i",
+    reference,
+    "-p",
+    "linux/amd64",
+    "-m",
+    interpreter.metadata,
+    bundle,
+  ]);
+  if (pushed.code !== 0) throw new Error(`pkg package push of the interpreter: ${pushed.stderr}`);
+  return interpreter;
 }
