@@ -173,4 +173,30 @@ describe("publishVersion", () => {
     expect(published.platforms[2]?.error?.message).toBe("digest mismatch for tool.tgz");
     expect(await repo("corrupt").listTags()).toEqual(["1.2.3_20250102030405"]);
   });
+
+  test("a Python source's older release published again leaves latest on a newer post-release", async () => {
+    const python = { ...spec, source: { type: "pypi" as const, package: "tool", indexes: [] } };
+    const one = (version: string, primaryTag: string, specOf: PublishVersionOptions["spec"] = python) =>
+      run("pep440-latest", {
+        version,
+        primaryTag,
+        spec: specOf,
+        platforms: [{ platform: "linux/amd64", layers: [amd64], metadata: defaultMetadata() }],
+      }).result;
+    await one("1.0", "1.0_20250101000000");
+    const post = await one("1.0.post1", "1.0.post1_20250102000000");
+    expect(post.cascade_tags_written).toEqual(["latest"]);
+    const latestDigest = async () => (await repo("pep440-latest").fetchManifest("latest"))?.descriptor.digest;
+    const held = await latestDigest();
+    expect(held).toBe(
+      (await repo("pep440-latest").fetchManifest("1.0.post1_20250102000000"))?.descriptor.digest,
+    );
+    // 1.0 again (a platform added, say): its exact and series tags move, latest does not
+    const again = await one("1.0", "1.0_20250103000000");
+    expect(again.cascade_tags_written).toEqual(["1.0", "1"]);
+    expect(await latestDigest()).toBe(held);
+    // a source without PEP 440 versions reads no tag list for it, and the grammar's cascade decides
+    const forge = await one("1.0", "1.0_20250104000000", spec);
+    expect(forge.cascade_tags_written).toContain("latest");
+  });
 });

@@ -35,7 +35,7 @@ export interface PublishVersionOptions {
   carried?: { platforms: readonly string[]; ownTags: readonly string[] };
   /** Non-default variant name; absent for the default variant. */
   variant?: string;
-  spec: Pick<MirrorSpec, "cascade" | "concurrency" | "annotations">;
+  spec: Pick<MirrorSpec, "cascade" | "concurrency" | "annotations" | "source">;
   /**
    * The tag the version is pushed under, as the plan decided it: this build's, or for a version
    * with nothing to push but the tags it owes, its newest primary tag.
@@ -78,6 +78,32 @@ export interface VersionPublishResult {
 }
 
 const LATEST = "latest";
+
+/**
+ * Whether the repository holds a PEP 440 release the package grammar cannot read (`1.0.post1`)
+ * newer than the version being published: it holds `latest` (see `moveLatestToPep440Release`),
+ * which the grammar's cascade, blind to it, would otherwise move back. Only Python sources have
+ * such versions: the tag list is read for them alone.
+ */
+async function newerPep440Release(options: PublishVersionOptions): Promise<boolean> {
+  const type = options.spec.source?.type;
+  if ((type !== "pypi" && type !== "pylock") || isPep440Only(options.version)) return false;
+  let tags: string[];
+  try {
+    tags = await options.target.listTags();
+  } catch (error) {
+    // unknown: `latest` is better left than moved back
+    const why = error instanceof Error ? error.message : String(error);
+    options.log.warn(`${options.version}: latest left as it is: ${why}`);
+    return true;
+  }
+  return recordedVersions(tags).some((other) => {
+    const parsed = isPep440Only(other) ? parsePep440(other) : undefined;
+    return (
+      parsed !== undefined && !isPep440Prerelease(parsed) && compareVersionTexts(other, options.version) > 0
+    );
+  });
+}
 
 /**
  * A PEP 440 release the package grammar cannot tag (`2.0.post1`) takes no exact or rolling tag,
@@ -123,6 +149,8 @@ function failed(
 interface PushContext {
   options: PublishVersionOptions;
   primary: string;
+  /** `latest` stays where it is (see `newerPep440Release`). */
+  keepLatest: boolean;
   annotations: Record<string, string>;
   maxRetries: number;
 }
@@ -165,6 +193,7 @@ const writeTags = (context: PushContext, target: Target, entries: Manifest[], ca
     tag: context.primary,
     entries,
     cascade,
+    keepLatest: context.keepLatest,
     annotations: context.annotations,
     log: context.options.log,
   });
@@ -308,6 +337,7 @@ export async function publishVersion(options: PublishVersionOptions): Promise<Ve
   const context: PushContext = {
     options,
     primary,
+    keepLatest: cascade && (await newerPep440Release(options)),
     annotations: annotationsFor(spec, options.env ?? process.env),
     maxRetries: spec.concurrency?.max_retries ?? defaultConcurrency(1).max_retries,
   };

@@ -8,6 +8,7 @@ import {
   parseVersion,
   planCascade,
   publicationOfTag,
+  seriesTag,
   versionRecordTags,
   withoutBuild,
 } from "../version/index.js";
@@ -36,12 +37,17 @@ export async function planPublication(
   tag: string,
   platforms: readonly PlatformKey[],
   publication: Publication | undefined,
+  keepLatest = false,
 ): Promise<string[][]> {
   if (!publication) return platforms.map(() => [tag]);
+  const latest = seriesTag([], publication.variant);
   const existing = await newerVersionsWithPlatforms(target, publication.version, publication.variant);
   return platforms.map((platform) => {
     const writes = planCascade({ ...publication, platforms: [platform], existing, cascade: true });
-    const planned = [tag, ...writes.map((w) => w.tag).filter((t) => t !== tag)];
+    const planned = [
+      tag,
+      ...writes.map((w) => w.tag).filter((t) => t !== tag && !(keepLatest && t === latest)),
+    ];
     // the version and variant grammar keeps rolling tags out of __pkg.*: checked all the same
     for (const each of planned) checkPackageTag(each);
     return planned;

@@ -17,6 +17,9 @@ export interface TagRequest {
   entries: ReadonlyArray<{ platform: PlatformKey; entry: IndexEntry }>;
   /** Also move the rolling tags the cascade rule allows each platform. */
   cascade: boolean;
+  /** Leave `latest` (a variant's own tag) where it is: a newer release the version grammar cannot
+   *  read holds it (a mirror's PEP 440 post-release). */
+  keepLatest?: boolean;
   annotations: Record<string, string>;
   log: Logger;
 }
@@ -47,7 +50,13 @@ export async function publishTags(request: TagRequest): Promise<TagReport> {
   const { target, log } = request;
   const publication = cascadePublication(request.tag, request.cascade);
   const platforms = request.entries.map((e) => e.platform);
-  const tags = await planPublication(target, request.tag, platforms, publication);
+  const tags = await planPublication(
+    target,
+    request.tag,
+    platforms,
+    publication,
+    request.keepLatest === true,
+  );
   const exact = publication ? exactTag(withoutBuild(publication.version), publication.variant) : undefined;
   const order = writeOrder(tags, exact);
   let indexDigest = "";
