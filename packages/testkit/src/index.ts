@@ -8,6 +8,7 @@ export type { FaultAction, FaultPlan } from "./fault-plan.js";
 export { type FaultProxy, startFaultProxy } from "./fault-proxy.js";
 export { GO_TOOLS_BIN, goTool } from "./go-tool.js";
 export { type RequestHandler, startHttpServer, type TestServer } from "./http-server.js";
+export { pipTarget } from "./pip-target.js";
 export { type RandomFaultOptions, randomFaults } from "./random-faults.js";
 export type { RecordedRequest } from "./recorded-request.js";
 export { type RunningReferrersRegistry, startReferrersRegistry } from "./referrers-registry.js";

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runCommand, spawnCollect } from "@pkg/testkit";
+import { pipTarget, runCommand, spawnCollect } from "@pkg/testkit";
 
 const PYTEST_SDIST = "pytest==9.2.0";
 const XSD_IN_SDIST = "pytest-9.2.0/testing/example_scripts/junit-10.xsd";
@@ -69,9 +69,8 @@ export async function junitConsumers(): Promise<JUnitConsumers> {
     throw new Error(`${XMLLINT} is missing: apt-get install libxml2-utils (scripts/test.mjs does this)`);
   }
   const xsd = join(cache, "junit-10.xsd");
-  const python = join(cache, "python");
   if (!existsSync(xsd)) await fetchSchema(xsd);
-  if (!existsSync(join(python, "junitparser"))) await fetchJunitparser(python);
+  const python = await pipTarget("pkg-junit-consumers", JUNITPARSER, "junitparser");
   return {
     async validate(file) {
       const result = await spawnCollect(XMLLINT, ["--noout", "--schema", xsd, file]);
@@ -108,21 +107,4 @@ async function fetchSchema(xsd: string): Promise<void> {
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-}
-
-async function fetchJunitparser(python: string): Promise<void> {
-  const work = `${python}.work-${process.pid}`;
-  await rm(work, { recursive: true, force: true });
-  await runCommand("python3", [
-    "-m",
-    "pip",
-    "install",
-    "--quiet",
-    "--no-deps",
-    "--target",
-    work,
-    JUNITPARSER,
-  ]);
-  await rm(python, { recursive: true, force: true });
-  await rename(work, python);
 }
