@@ -41,6 +41,8 @@ export function taskDirectory(
 /** A layer file to push (absolute path), and for an environment package the wheel it holds. */
 export interface LayerFile {
   path: string;
+  /** `sha256:<hex>` of the file as checked when it was decided or built (not hashed again to push). */
+  digest?: string;
   /** The wheel's file name, PEP 503 name, download url and hex sha256: its shared layer's name. */
   wheel?: { name: string; package: string; url: string; sha256: string };
 }

@@ -64,6 +64,7 @@ export function startEnvPrepare(context: EnvPrepareContext): Preparation {
         metadata: await readMetadataFile(join(bundlesDir, bundle.metadata)),
         layers: (bundle.layers ?? []).map((layer) => ({
           path: join(bundlesDir, layer.file),
+          digest: layer.digest,
           wheel: layer.wheel,
         })),
         reusedBundle: false,

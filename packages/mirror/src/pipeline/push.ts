@@ -171,7 +171,8 @@ async function pushVersion(
  *  from its shared layer once registered there. */
 async function layersOf(built: BuiltPair, options: PushOptions): Promise<PlatformBundle["layers"]> {
   if (built.layers === undefined) return [built.bundle];
-  if (options.wheels === undefined) return built.layers.map((layer) => layer.path);
+  if (options.wheels === undefined)
+    return built.layers.map(({ path, digest }) => ({ path, ...(digest === undefined ? {} : { digest }) }));
   return registerWheelLayers(built.layers, options.wheels);
 }
 

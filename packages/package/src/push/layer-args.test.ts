@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ExitCode, PkgError } from "@pkg/common";
+import { openMemory } from "@pkg/oci";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PackageMediaType } from "../media-types.js";
 import { parseLayerArg, readLocalLayer } from "./layer-args.js";
@@ -57,6 +58,22 @@ describe("readLocalLayer", () => {
     expect(await layer.source.unchanged?.()).toBe(true);
     await writeFile(path, Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2, 4]));
     expect(await layer.source.unchanged?.()).toBe(false);
+  });
+
+  it("takes a digest the caller checked instead of hashing; a wrong one is refused by the store, never lands", async () => {
+    const path = join(dir, "checked.bin");
+    const bytes = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 5, 6, 7]);
+    await writeFile(path, bytes);
+    const right = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+    const wrong = `sha256:${"0".repeat(64)}`;
+    expect((await readLocalLayer({ path, digest: right })).source.digest).toBe(right);
+    const target = openMemory("layers/checked");
+    await target.pushBlob((await readLocalLayer({ path, digest: right })).source);
+    expect(await target.blobSize(right)).toBe(bytes.length);
+    const lying = await readLocalLayer({ path, digest: wrong });
+    expect(lying.source.digest).toBe(wrong);
+    await expect(target.pushBlob(lying.source)).rejects.toMatchObject({ exitCode: ExitCode.Data });
+    expect(await target.blobSize(wrong)).toBeUndefined();
   });
 
   it("refuses a missing file, a directory and a non-bundle with exit 65", async () => {

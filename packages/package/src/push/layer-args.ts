@@ -12,6 +12,8 @@ export interface LayerArg {
   path: string;
   /** Repository to try a cross-repository mount from before uploading. */
   mountFrom?: string;
+  /** `sha256:<hex>` of the file, when the caller has just checked it (not hashed again). */
+  digest?: string;
 }
 
 const REPOSITORY = /^[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*)*$/;
@@ -60,9 +62,10 @@ async function fileVersion(path: string): Promise<string> {
 }
 
 /**
- * A layer file's digest, size and type; missing or odd files are data errors. The digest comes
- * from the bundle's `.digest.json` sidecar when `package create` left one that still describes
- * the file, else from hashing the file here. Either way the file's identity (inode, size,
+ * A layer file's digest, size and type; missing or odd files are data errors. The digest is the
+ * one the caller checked (`arg.digest`), else the bundle's `.digest.json` sidecar when `package
+ * create` left one that still describes the file, else the file hashed here. A digest that is not
+ * the bytes' fails the upload, never lands. Either way the file's identity (inode, size,
  * modification time) is taken first, and the upload asks whether the file is still that one
  * before it commits, instead of hashing the bytes a second time.
  */
@@ -74,7 +77,7 @@ export async function readLocalLayer(arg: LayerArg): Promise<LocalLayer> {
   const mediaType = await layerMediaType(arg.path);
   const open = () => createReadStream(arg.path, { highWaterMark: 1 << 20 });
   const version = await fileVersion(arg.path);
-  const digest = (await trustedSidecarDigest(arg.path)) ?? (await sha256File(arg.path));
+  const digest = arg.digest ?? (await trustedSidecarDigest(arg.path)) ?? (await sha256File(arg.path));
   return {
     arg,
     mediaType,

@@ -115,10 +115,14 @@ export async function decideVersion(
     pairs.push({
       platform,
       green: true,
-      layers: (bundle.layers ?? [{ file: bundle.bundle, wheel: undefined }]).map(({ file, wheel }) => ({
-        path: join(context.bundlesDir, file),
-        ...(wheel === undefined ? {} : { wheel }),
-      })),
+      // each file's digest was checked just above (bundleProblem)
+      layers: (bundle.layers ?? [{ file: bundle.bundle, digest: bundle.digest, wheel: undefined }]).map(
+        ({ file, digest, wheel }) => ({
+          path: join(context.bundlesDir, file),
+          digest,
+          ...(wheel === undefined ? {} : { wheel }),
+        }),
+      ),
       metadata: join(context.bundlesDir, bundle.metadata),
       testFailures: [],
     });

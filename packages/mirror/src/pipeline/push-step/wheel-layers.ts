@@ -1,7 +1,7 @@
 import type { Logger } from "@pkg/common";
 import { MediaType, memoryBlob, type Target } from "@pkg/oci";
 import { defaultMetadata, serializeMetadata } from "@pkg/package";
-import { canonicalJson, packageManifest, readLocalLayer } from "@pkg/package/push";
+import { canonicalJson, type LayerArg, packageManifest, readLocalLayer } from "@pkg/package/push";
 import type { PreparedLayer } from "../documents/prepared-version.js";
 import type { DecidedLayer } from "./decide.js";
 
@@ -45,20 +45,20 @@ export function wheelRegistration(
 export async function registerWheelLayers(
   layers: readonly DecidedLayer[],
   registration: WheelRegistration,
-): Promise<Array<{ path: string; mountFrom?: string }>> {
-  const out: Array<{ path: string; mountFrom?: string }> = [];
+): Promise<LayerArg[]> {
+  const out: LayerArg[] = [];
   for (const layer of layers) {
     if (layer.wheel === undefined) {
-      out.push({ path: layer.path });
+      out.push(layerArg(layer));
       continue;
     }
     const repository = wheelRepository(registration.scope, layer.wheel);
-    out.push({ path: layer.path, mountFrom: repository });
+    out.push({ ...layerArg(layer), mountFrom: repository });
     const key = `${repository}:${layer.wheel.sha256}`;
     if (registration.seen.has(key)) continue;
     registration.seen.add(key);
     try {
-      await registerOne(repository, layer.path, layer.wheel, registration);
+      await registerOne(repository, layerArg(layer), layer.wheel, registration);
     } catch (error) {
       registration.log.warn(
         `wheel layer ${layer.wheel.name}: not registered in ${repository} (${error instanceof Error ? error.message : String(error)}); the app uploads it itself`,
@@ -68,9 +68,15 @@ export async function registerWheelLayers(
   return out;
 }
 
+/** The layer as the publisher reads it: its path, and the digest already checked. */
+const layerArg = ({ path, digest }: DecidedLayer): LayerArg => ({
+  path,
+  ...(digest === undefined ? {} : { digest }),
+});
+
 async function registerOne(
   repository: string,
-  path: string,
+  arg: LayerArg,
   wheel: Wheel,
   registration: WheelRegistration,
 ): Promise<void> {
@@ -84,7 +90,7 @@ async function registerOne(
     registration.log.info(`${target.displayName}:${wheel.sha256.slice(0, 12)}: wheel layer present`);
     return;
   }
-  const layer = await readLocalLayer({ path });
+  const layer = await readLocalLayer(arg);
   const config = memoryBlob(serializeMetadata(defaultMetadata()));
   await target.pushBlob(config);
   await target.pushBlob(layer.source);

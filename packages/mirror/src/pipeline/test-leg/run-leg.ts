@@ -16,6 +16,7 @@ import { preparedManifestFileName } from "../documents/artifacts.js";
 import type { PlanContainer, PlanDocument, PlanLeg } from "../documents/plan-document.js";
 import type { PreparedVersion } from "../documents/prepared-version.js";
 import { JOB_URL_PROPERTY, PLATFORM_PROPERTY } from "../gating/junit-verdict.js";
+import { parsePreparedVersion } from "../push-step/read-prepared.js";
 import { type ContainerLegCommands, renderContainerLeg, renderInvocation } from "./container-commands.js";
 import { type EntryWork, findLeg, legWork, selectContainers, type VersionWork } from "./leg-work.js";
 import { packageTestInvocation } from "./package-test-args.js";
@@ -165,6 +166,8 @@ async function runVersion(
   result.junitFiles.push(version.junitFile);
   const before = result.failed.length;
   let tests = 0;
+  // one read of prepare's manifest for every entry of the version
+  const prepared = await readPrepared(options.bundlesDir, version.tag);
   for (const entry of version.entries) {
     const properties = [
       { name: PLATFORM_PROPERTY, value: entry.platform },
@@ -172,7 +175,6 @@ async function runVersion(
         ? [{ name: JOB_URL_PROPERTY, value: options.env.PKG_MIRROR_JOB_URL.trim() }]
         : []),
     ];
-    const prepared = await readPrepared(options.bundlesDir, version.tag);
     const files = entryFiles(entry, prepared);
     const missing =
       runner.broken ??
@@ -233,12 +235,15 @@ async function runVersion(
 
 const entry0 = (version: VersionWork) => version.entries.map((e) => e.platform).join(", ");
 
-/** What prepare's manifest says of a version, when it wrote one (a failed prepare may not have). */
+/** What prepare's manifest says of a version, when it wrote a readable one (a failed prepare may
+ *  not have: its entries' cases then say their bundle is missing). */
 async function readPrepared(bundlesDir: string, tag: string): Promise<PreparedVersion | undefined> {
-  return readFile(join(bundlesDir, preparedManifestFileName(tag)), "utf8").then(
-    (text) => JSON.parse(text) as PreparedVersion,
-    () => undefined,
-  );
+  const file = join(bundlesDir, preparedManifestFileName(tag));
+  try {
+    return parsePreparedVersion(await readFile(file, "utf8"), file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The files an entry's test installs: an environment package's layers as prepare listed them,
