@@ -6,6 +6,7 @@ import { ExitCode } from "@pkg/common";
 import { extractBundle } from "@pkg/package/bundle";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readZipEntry } from "../src/build/unpack/index.js";
 import { repackWheel } from "../src/build/wheel/repack.js";
 import { checkNoOverlap } from "../src/python/wheel-layout.js";
 import { type BuiltWheel, buildWheel } from "./support/wheels.js";
@@ -68,10 +69,11 @@ describe("repackWheel", () => {
       ["demo", "demo", "main", []],
       ["demo-x", "demo.cli", "App.run", ["extra"]],
     ]);
-    expect(first.coreMetadata).toContain("Summary: A demo");
-
     const out = join(work, "extracted");
     const extracted = await extractBundle(first.layer, out, { expectedDigest: first.digest });
+    expect(await readFile(join(out, "lib/site-packages/Demo_App-1.0.dist-info/METADATA"), "utf8")).toContain(
+      "Summary: A demo",
+    );
     expect(extracted.digest).toBe(first.digest);
     expect((await stat(join(out, "bin/demo-sh"))).mode & 0o777).toBe(0o755);
     expect((await stat(join(out, "lib/site-packages/demo/__init__.py"))).mode & 0o777).toBe(0o644);
@@ -124,5 +126,20 @@ describe("repackWheel", () => {
           "two-1-py3-none-any.whl: installs lib/site-packages/shared/mod.py, which one-1-py3-none-any.whl installs too",
       }),
     );
+  });
+});
+
+describe("readZipEntry", () => {
+  const metadata = (name: string) => /^[^/]+\.dist-info\/METADATA$/.test(name);
+
+  it("reads one entry of a wheel without unpacking the rest; none that matches is undefined", async () => {
+    const entry = await readZipEntry(app.path, metadata, 1 << 20);
+    expect(entry?.name).toBe("Demo_App-1.0.dist-info/METADATA");
+    expect(entry?.bytes.toString("utf8")).toContain("Summary: A demo");
+    expect(await readZipEntry(app.path, (name) => name === "absent.txt", 1 << 20)).toBeUndefined();
+  });
+
+  it("refuses an entry larger than the cap with exit 65", async () => {
+    await expect(readZipEntry(app.path, metadata, 8)).rejects.toMatchObject({ exitCode: ExitCode.Data });
   });
 });

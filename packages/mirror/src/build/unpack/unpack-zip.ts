@@ -65,3 +65,42 @@ export async function unpackZip(file: string, placement: Placement): Promise<voi
     zip.close();
   }
 }
+
+/**
+ * The bytes of the first file entry of a zip whose name (decoded as `unpackZip` decodes it)
+ * `wanted` accepts, read without unpacking anything else; undefined when there is none. An entry
+ * larger than `maxBytes` is a data error.
+ */
+export async function readZipEntry(
+  file: string,
+  wanted: (name: string) => boolean,
+  maxBytes: number,
+): Promise<{ name: string; bytes: Buffer } | undefined> {
+  const zip = await openPromise(file, {
+    lazyEntries: true,
+    autoClose: false,
+    decodeStrings: false,
+    validateEntrySizes: true,
+  });
+  try {
+    for await (const entry of zip.eachEntry()) {
+      const name = getFileNameLowLevel(
+        entry.generalPurposeBitFlag,
+        entry.fileNameRaw,
+        entry.extraFields,
+        false,
+      );
+      if (name.endsWith("/") || !wanted(name)) continue;
+      if (entry.uncompressedSize > maxBytes)
+        throw dataError(
+          `zip entry ${JSON.stringify(name)} has ${entry.uncompressedSize} bytes, more than ${maxBytes}`,
+        );
+      const chunks: Buffer[] = [];
+      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+      return { name, bytes: Buffer.concat(chunks) };
+    }
+    return undefined;
+  } finally {
+    zip.close();
+  }
+}

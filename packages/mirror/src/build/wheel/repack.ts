@@ -38,8 +38,6 @@ export interface RepackedWheel {
   /** Files the layer installs, relative to the content root, sorted. */
   paths: string[];
   consoleScripts: ConsoleScript[];
-  /** The text of `<dist-info>/METADATA` (core metadata), for descriptions. */
-  coreMetadata: string;
 }
 
 export interface RepackOptions {
@@ -108,7 +106,6 @@ export async function repackWheel(options: RepackOptions): Promise<RepackedWheel
       await chmod(to, placement.executable ? 0o755 : 0o644);
     }
     const distInfo = join(tree, SITE_PACKAGES, layout.distInfo);
-    const coreMetadata = await readFile(join(distInfo, "METADATA"), "utf8").catch(() => "");
     const entryPoints = await readFile(join(distInfo, "entry_points.txt"), "utf8").catch(() => "");
     const consoleScripts = parseConsoleScripts(entryPoints, wheel);
     const create = options.create ?? createBundle;
@@ -122,7 +119,6 @@ export async function repackWheel(options: RepackOptions): Promise<RepackedWheel
       mediaType: bundle.mediaType,
       paths: layout.placements.map((p) => p.to).sort(),
       consoleScripts,
-      coreMetadata,
     };
   } finally {
     await rm(scratch, { recursive: true, force: true });

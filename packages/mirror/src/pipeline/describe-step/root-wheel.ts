@@ -9,14 +9,19 @@ import { join, resolve } from "node:path";
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
 import type { HttpClient } from "@pkg/net";
 import { createDownloader } from "../../build/fetch/downloader.js";
+import { readZipEntry } from "../../build/unpack/index.js";
 import { fetchLockedWheel } from "../../build/wheel/build-env.js";
-import { repackWheel } from "../../build/wheel/repack.js";
 import type { RunnableSpec } from "../../plan/plan-run.js";
 import { descriptionMarkdown, parseProjectDescription } from "../../python/core-metadata.js";
 import { normalizeName } from "../../python/name.js";
 import { compareVersionTexts } from "../../python/pep440.js";
 import { type LockedPackage, parsePylock } from "../../python/pylock.js";
 import { DEFAULT_VERIFY } from "../../spec/verify.js";
+
+/** `<name>-<version>.dist-info/METADATA` at the top of a wheel. */
+const CORE_METADATA = /^[^/]+\.dist-info\/METADATA$/;
+/** The core metadata carries the long description: generous, but bounded. */
+const MAX_CORE_METADATA_BYTES = 16 * 1024 * 1024;
 
 export interface RootWheelOptions {
   /** A `pylock` source's `path` is relative to it. */
@@ -89,13 +94,15 @@ export async function rootWheelReadme(
       version: found.pkg.version ?? "",
       dir: join(scratch, "wheels"),
     });
-    const repacked = await repackWheel({
-      file: fetched.path,
-      wheel: wheel.name,
-      output: join(scratch, "layer.tar.zst"),
-    });
+    // the core metadata only: nothing else of the wheel is unpacked
+    const metadata = await readZipEntry(
+      fetched.path,
+      (name) => CORE_METADATA.test(name),
+      MAX_CORE_METADATA_BYTES,
+    );
+    if (metadata === undefined) throw new PkgError(ExitCode.Data, `${wheel.name}: no .dist-info/METADATA`);
     options.log.info(`describing ${app} from ${wheel.name}'s core metadata`);
-    return descriptionMarkdown(parseProjectDescription(repacked.coreMetadata));
+    return descriptionMarkdown(parseProjectDescription(metadata.bytes.toString("utf8")));
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
