@@ -10,12 +10,11 @@ import type { PairOutcome } from "./prepare.js";
 import { registerWheelLayers, type WheelRegistration } from "./push-step/wheel-layers.js";
 import {
   failedPair,
-  noReuse,
   type SyncPairResult,
   type SyncVersionResult,
   skippedPair,
-  sumReuse,
   unpublishedVersion,
+  wheelLayerReuse,
 } from "./sync-report.js";
 
 export interface PushOptions {
@@ -160,10 +159,10 @@ async function pushVersion(
     ...variant,
     ...(wroteAny ? { primary_tag: published.primary_tag } : {}),
     cascade_tags_written: published.cascade_tags_written,
-    // shared wheel layers are an environment package's; archive and binary mirrors report none
-    layer_reuse: outcomes.some(({ outcome }) => outcome.ok === true && outcome.built.layers !== undefined)
-      ? sumReuse(platforms.map((p) => p.blobs))
-      : noReuse(),
+    layer_reuse: wheelLayerReuse(
+      outcomes.flatMap(({ outcome }) => (outcome.ok === true ? (outcome.built.layers ?? []) : [])),
+      platforms.map((p) => p.blobs),
+    ),
     platforms: [...platforms, ...leftAlone.map((s) => skippedPair(s.platform, s.reason))],
   };
 }

@@ -1,5 +1,6 @@
 import { ExitCode } from "@pkg/common";
 import type { LayerReuse } from "@pkg/package/push";
+import type { LayerFile } from "../build/build-pair.js";
 import type { VersionJob } from "../plan/jobs.js";
 
 /**
@@ -55,7 +56,7 @@ export interface SyncReport {
 export const noReuse = (): LayerReuse => ({ mounted: 0, uploaded: 0, verified: 0 });
 
 /** The counters of several pushes added up. */
-export const sumReuse = (counts: readonly LayerReuse[]): LayerReuse =>
+const sumReuse = (counts: readonly LayerReuse[]): LayerReuse =>
   counts.reduce(
     (sum, c) => ({
       mounted: sum.mounted + c.mounted,
@@ -64,6 +65,13 @@ export const sumReuse = (counts: readonly LayerReuse[]): LayerReuse =>
     }),
     noReuse(),
   );
+
+/**
+ * A version's `layer_reuse`: what its pushes did with shared wheel layers. Only an environment
+ * package has any (a layer that holds a wheel); archive and binary mirrors report all zero.
+ */
+export const wheelLayerReuse = (layers: readonly LayerFile[], counts: readonly LayerReuse[]): LayerReuse =>
+  layers.some((layer) => layer.wheel !== undefined) ? sumReuse(counts) : noReuse();
 
 export const skippedPair = (platform: string, reason: string): SyncPairResult => ({
   platform,

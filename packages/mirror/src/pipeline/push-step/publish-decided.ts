@@ -5,7 +5,7 @@ import type { LayerReuse } from "@pkg/package/push";
 import type { RunnableSpec } from "../../plan/plan-run.js";
 import { publishVersion, type VersionPlatform } from "../../publish/index.js";
 import type { RunSigner } from "../../publish/sign-published.js";
-import { noReuse, sumReuse } from "../sync-report.js";
+import { noReuse, wheelLayerReuse } from "../sync-report.js";
 import type { VersionDecision } from "./decide.js";
 import { registerWheelLayers, type WheelRegistration } from "./wheel-layers.js";
 
@@ -94,6 +94,9 @@ export async function publishDecided(
     existing,
     pushFailures,
     tagsWritten,
-    layerReuse: sumReuse(published.platforms.map((p) => p.layer_reuse)),
+    layerReuse: wheelLayerReuse(
+      decision.pairs.flatMap((pair) => (pair.green ? pair.layers : [])),
+      published.platforms.map((p) => p.layer_reuse),
+    ),
   };
 }
