@@ -45,6 +45,8 @@ export interface PublishedState {
   summaryHits: number;
   /** Index reads made: record tags the summary did not cover (all of them without a summary). */
   indexReads: number;
+  /** The summary's records when `summary` is `used`: trusted as far as the platforms are. */
+  summaryTags?: ReadonlyMap<string, IndexRecord>;
 }
 
 export interface ReadPublishedOptions {
@@ -117,6 +119,7 @@ export async function readPublished(
     summary: use,
     summaryHits: unique.length - toRead.length,
     indexReads: toRead.length,
+    ...(summary.status === "valid" ? { summaryTags: summary.tags } : {}),
   };
 }
 

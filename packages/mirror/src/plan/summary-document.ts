@@ -6,11 +6,18 @@ export interface IndexRecord {
   digest: string;
   /** Platform keys, sorted. */
   platforms: string[];
+  /**
+   * Platform key -> the config (metadata) digest of the package manifest the index lists for it,
+   * for the platforms whose manifest the writer knew; absent in summaries written before it
+   * existed. Every key is one of `platforms`.
+   */
+  configs?: ReadonlyMap<string, string>;
 }
 
 /** Version record tag -> its index, as the published summary states it. */
 export type SummaryTags = Map<string, IndexRecord>;
 
+/** `configs` is optional: a summary without it (an older writer's) is still schema 1. */
 export const SUMMARY_SCHEMA = 1;
 
 const digestPattern = /^sha256:[0-9a-f]{64}$/;
@@ -18,15 +25,21 @@ const digestPattern = /^sha256:[0-9a-f]{64}$/;
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * The summary's config blob: `{"schema":1,"tags":{"<tag>":{"digest":…,"platforms":[…]}}}`, tags
- * and platforms sorted, keys in one fixed order, so equal content always has the same digest.
- * Written by hand because an object would list integer-like tags (`1`, `2`) first.
+ * The summary's config blob: `{"schema":1,"tags":{"<tag>":{"digest":…,"platforms":[…],
+ * "configs":{"<platform>":…}}}}`, tags, platforms and configs sorted, keys in one fixed order,
+ * `configs` left out when empty, so equal content always has the same digest. Written by hand
+ * because an object would list integer-like tags (`1`, `2`) first.
  */
 export function serializeSummary(tags: ReadonlyMap<string, IndexRecord>): Buffer {
   const entries = [...tags.keys()].sort(byCodeUnit).map((tag) => {
     const record = tags.get(tag) as IndexRecord;
     const platforms = [...new Set(record.platforms)].sort(byCodeUnit);
-    return `${JSON.stringify(tag)}:${JSON.stringify({ digest: record.digest, platforms })}`;
+    const configs = [...(record.configs ?? [])]
+      .filter(([platform]) => platforms.includes(platform))
+      .sort(([a], [b]) => byCodeUnit(a, b))
+      .map(([platform, digest]) => `${JSON.stringify(platform)}:${JSON.stringify(digest)}`);
+    const head = `{"digest":${JSON.stringify(record.digest)},"platforms":${JSON.stringify(platforms)}`;
+    return `${JSON.stringify(tag)}:${head}${configs.length > 0 ? `,"configs":{${configs.join(",")}}` : ""}}`;
   });
   return Buffer.from(`{"schema":${SUMMARY_SCHEMA},"tags":{${entries.join(",")}}}`, "utf8");
 }
@@ -58,7 +71,22 @@ export function parseSummary(bytes: Buffer): SummaryTags {
       }
       platforms.push(platform);
     }
-    tags.set(tag, { digest: entry.digest, platforms });
+    const configs = entry.configs === undefined ? new Map() : parseConfigs(tag, entry.configs, platforms);
+    tags.set(tag, { digest: entry.digest, platforms, ...(configs.size === 0 ? {} : { configs }) });
   }
   return tags;
+}
+
+function parseConfigs(tag: string, value: unknown, platforms: readonly string[]): Map<string, string> {
+  if (!isJsonObject(value)) throw invalid(`tag ${tag}: "configs" is not an object`);
+  const configs = new Map<string, string>();
+  for (const [platform, digest] of Object.entries(value)) {
+    if (!platforms.includes(platform))
+      throw invalid(`tag ${tag}: a config for unlisted ${JSON.stringify(platform)}`);
+    if (typeof digest !== "string" || !digestPattern.test(digest)) {
+      throw invalid(`tag ${tag}: the config of ${platform} is no sha256 digest`);
+    }
+    configs.set(platform, digest);
+  }
+  return configs;
 }

@@ -1,5 +1,5 @@
-import type { Target } from "@pkg/oci";
-import { indexPlatformKeys } from "../plan/index-platforms.js";
+import { MediaType, type Platform, parseImageIndex, parseManifestDocument, type Target } from "@pkg/oci";
+import { PackageMediaType, platformKeyFromOci } from "@pkg/package";
 import { isRecordTag } from "../plan/record-tags.js";
 import type { IndexRecord } from "../plan/summary-document.js";
 
@@ -7,8 +7,9 @@ export interface IndexObserver {
   /** Work through this target: every index read or written behind a version record tag is noted. */
   readonly target: Target;
   /**
-   * Record tag -> the index last seen behind it, by digest and platforms; null when the tag was
-   * seen holding no index (absent, or a single manifest), so nothing may be claimed for it.
+   * Record tag -> the index last seen behind it, by digest, platforms and (for the platforms whose
+   * package manifest this run wrote or read) config digests; null when the tag was seen holding
+   * no index (absent, or a single manifest), so nothing may be claimed for it.
    */
   readonly seen: ReadonlyMap<string, IndexRecord | null>;
 }
@@ -17,19 +18,26 @@ export interface IndexObserver {
  * A view of `target` that remembers, per version record tag, the last image index this run read
  * or wrote there. A push merges, writes and then reads its tag back, so what is remembered for a
  * pushed tag is the index as verified after the write: the published summary can be updated from
- * it without reading anything again.
+ * it without reading anything again. The config digest of every package manifest written or read
+ * through it is remembered too (content-addressed: true wherever that manifest is listed), so an
+ * index's record carries the configs of the platforms whose manifests the run handled.
  */
 export function observeIndexes(target: Target): IndexObserver {
   const seen = new Map<string, IndexRecord | null>();
+  const configOf = new Map<string, string>();
+  const learn = (digest: string, bytes: Buffer) => {
+    const config = packageConfig(bytes);
+    if (config !== undefined) configOf.set(digest, config);
+  };
   const note = (tag: string, digest: string, bytes: Buffer | undefined) => {
     if (!isRecordTag(tag)) return;
-    let platforms: string[] | undefined;
+    let record: IndexRecord | null;
     try {
-      platforms = bytes === undefined ? undefined : indexPlatformKeys(bytes, tag);
+      record = bytes === undefined ? null : indexRecord(digest, bytes, tag, configOf);
     } catch {
-      platforms = undefined; // not an index: the caller reports that; the summary claims nothing
+      record = null; // not an index: the caller reports that; the summary claims nothing
     }
-    seen.set(tag, platforms === undefined ? null : { digest, platforms: [...new Set(platforms)].sort() });
+    seen.set(tag, record);
   };
   const observed: Target = {
     displayName: target.displayName,
@@ -39,11 +47,13 @@ export function observeIndexes(target: Target): IndexObserver {
     fetchBlob: (digest, expectedSize, options) => target.fetchBlob(digest, expectedSize, options),
     fetchManifest: async (reference, options) => {
       const stored = await target.fetchManifest(reference, options);
+      if (stored) learn(stored.descriptor.digest, stored.bytes);
       note(reference, stored?.descriptor.digest ?? "", stored?.bytes);
       return stored;
     },
     pushManifest: async (bytes, mediaType, tag, options) => {
       const descriptor = await target.pushManifest(bytes, mediaType, tag, options);
+      if (mediaType === MediaType.ImageManifest) learn(descriptor.digest, bytes);
       if (tag !== undefined) note(tag, descriptor.digest, bytes);
       return descriptor;
     },
@@ -56,4 +66,43 @@ export function observeIndexes(target: Target): IndexObserver {
     },
   };
   return { target: observed, seen };
+}
+
+/** The config digest of a pkg package manifest; undefined for anything else. */
+function packageConfig(bytes: Buffer): string | undefined {
+  try {
+    const doc = parseManifestDocument(bytes, "manifest");
+    if (doc.kind !== "manifest" || doc.manifest.mediaType !== MediaType.ImageManifest) return undefined;
+    return doc.manifest.config.mediaType === PackageMediaType.Config ? doc.manifest.config.digest : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An index's record: its platform keys (entries no key can spell are not ours) and, per key, the
+ * config of the manifest listed for it (the last entry of a key, as the drift scan reads it) when
+ * that manifest's config is known. Throws (exit 65) when `bytes` is not an index.
+ */
+function indexRecord(
+  digest: string,
+  bytes: Buffer,
+  tag: string,
+  configOf: ReadonlyMap<string, string>,
+): IndexRecord {
+  const manifests = new Map<string, string>();
+  for (const entry of parseImageIndex(bytes, tag).manifests) {
+    const key = entry.platform ? platformKeyFromOci(entry.platform as Platform) : undefined;
+    if (key) manifests.set(key.key, entry.digest);
+  }
+  const configs = new Map<string, string>();
+  for (const [key, manifest] of manifests) {
+    const config = configOf.get(manifest);
+    if (config !== undefined) configs.set(key, config);
+  }
+  return {
+    digest,
+    platforms: [...manifests.keys()].sort(),
+    ...(configs.size === 0 ? {} : { configs }),
+  };
 }

@@ -32,7 +32,7 @@ export async function updatePublishedSummary(
     if (current?.status === "invalid")
       log.warn(`${target.displayName}: replacing the published summary (${current.reason})`);
     const currentTags = current?.status === "valid" ? current.tags : undefined;
-    const next = mergeSummary(currentTags, observer.seen, listed);
+    const next = mergeSummary(currentTags, withKnownConfigs(observer.seen, currentTags), listed);
     if (currentTags && sameSummary(currentTags, next)) return { status: "unchanged" };
     const digest = await writeSummary(target, next);
     return { status: "written", tags: next.size, digest };
@@ -43,6 +43,25 @@ export async function updatePublishedSummary(
     );
     return { status: "failed", message };
   }
+}
+
+/**
+ * What the run saw, each index's configs completed from the current summary's record of the same
+ * index (same digest: the same manifests, so the same configs) for the platforms whose manifest
+ * the run did not handle itself (an index only read, or entries a push carried).
+ */
+export function withKnownConfigs(
+  seen: ReadonlyMap<string, IndexRecord | null>,
+  current: ReadonlyMap<string, IndexRecord> | undefined,
+): Map<string, IndexRecord | null> {
+  const out = new Map(seen);
+  for (const [tag, record] of seen) {
+    const known = current?.get(tag);
+    if (record === null || known?.configs === undefined || known.digest !== record.digest) continue;
+    const configs = new Map([...known.configs, ...(record.configs ?? [])]);
+    out.set(tag, { ...record, configs });
+  }
+  return out;
 }
 
 function sameSummary(a: ReadonlyMap<string, IndexRecord>, b: ReadonlyMap<string, IndexRecord>): boolean {

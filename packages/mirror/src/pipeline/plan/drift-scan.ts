@@ -9,7 +9,7 @@ import type { CompiledAssetSet } from "../../plan/resolve-assets.js";
 import type { BinScan } from "../../spec/bin-scan.js";
 import type { MirrorSpec } from "../../spec/mirror-spec.js";
 import { metadataDrift } from "./metadata-compare.js";
-import { DRIFT_READ_CONCURRENCY, publishedMetadataReader } from "./published-metadata.js";
+import { DRIFT_READ_CONCURRENCY, publishedConfigs, publishedMetadataReader } from "./published-metadata.js";
 
 /** A published version the run leaves alone: its published platforms' metadata is compared. */
 export interface DriftCandidate {
@@ -75,7 +75,8 @@ export interface ExpectedMetadata {
 /**
  * Compares the metadata the spec would publish now with what each drift candidate's platforms
  * carry, reading the registry at most `concurrency` requests at a time. A config blob with the
- * digest the spec's metadata serialises to is current without being read. Any read failure fails
+ * digest the spec's metadata serialises to is current without being read, and a tag whose
+ * published-summary record names its configs is not read either (see `publishedConfigs`). Any read failure fails
  * the scan: it never reports a version current (or new) for want of an answer.
  */
 export async function scanDrift(run: RunPlan, jobs: RunJobs, deps: DriftScanDeps): Promise<DriftFinding[]> {
@@ -86,18 +87,17 @@ export async function scanDrift(run: RunPlan, jobs: RunJobs, deps: DriftScanDeps
   );
   const reader = publishedMetadataReader(readOnly(run.target), deps.concurrency ?? DRIFT_READ_CONCURRENCY);
   const expected = expectedMetadata(run.spec, deps.specDir);
+  // the summary's records, when the plan used it, name each platform's config: no read for those
+  const summary = run.publishedReads.summaryTags;
   const findings = await Promise.all(
     candidates.map(async (candidate): Promise<DriftFinding | undefined> => {
-      const manifests = await reader.manifests(candidate.tags);
+      const configs = await publishedConfigs(candidate.tags, summary, reader);
       const compared = await Promise.all(
         candidate.platforms.map(async (platform) => {
-          const manifest = manifests.get(platform);
-          if (manifest === undefined) return undefined;
-          const [want, config] = await Promise.all([
-            expected(candidate.set, platform),
-            reader.config(manifest),
-          ]);
-          if (config.digest === want.digest) return undefined;
+          const lookup = configs.get(platform);
+          if (lookup === undefined) return undefined;
+          const [want, config] = await Promise.all([expected(candidate.set, platform), lookup()]);
+          if (config === undefined || config.digest === want.digest) return undefined;
           const fields = metadataDrift(want.metadata, await reader.metadata(config), want.binScan);
           return fields.length === 0 ? undefined : { platform, fields };
         }),

@@ -10,9 +10,13 @@ import {
 } from "@pkg/oci";
 import { type Metadata, PackageMediaType, parseMetadata, platformKeyFromOci } from "@pkg/package";
 import pLimit from "p-limit";
+import type { IndexRecord } from "../../plan/summary-document.js";
 
 /** Registry reads (indexes, manifests, config blobs) in flight at once while scanning for drift. */
 export const DRIFT_READ_CONCURRENCY = 64;
+
+/** A config blob by digest, with its size when a manifest gave it (a summary gives none). */
+export type ConfigBlob = Pick<Descriptor, "digest"> & Partial<Pick<Descriptor, "size">>;
 
 /** The published metadata of versions, read through a read-only target. */
 export interface PublishedMetadataReader {
@@ -21,10 +25,12 @@ export interface PublishedMetadataReader {
    * lists for it. A tag gone since the listing holds nothing.
    */
   manifests(tags: readonly string[]): Promise<Map<string, Descriptor>>;
+  /** Per platform key, the manifest the index behind `tag` lists for it (empty when the tag is gone). */
+  index(tag: string): Promise<Map<string, Descriptor>>;
   /** The config (metadata) descriptor of a package manifest. */
   config(manifest: Descriptor): Promise<Descriptor>;
-  /** The metadata a config blob holds. */
-  metadata(config: Descriptor): Promise<Metadata>;
+  /** The metadata a config blob holds (its size checked when given, its digest always). */
+  metadata(config: ConfigBlob): Promise<Metadata>;
 }
 
 /**
@@ -71,6 +77,7 @@ export function publishedMetadataReader(
       }
       return newestFirst;
     },
+    index: indexEntries,
     config(manifest) {
       return once(configs, manifest.digest, async () => {
         const what = `${target.displayName}@${manifest.digest}`;
@@ -95,4 +102,44 @@ export function publishedMetadataReader(
       });
     },
   };
+}
+
+/** The config blob one platform of a version is published with; undefined when its tag lost it. */
+export type ConfigLookup = () => Promise<ConfigBlob | undefined>;
+
+/**
+ * Per platform key, how to learn the config blob of the manifest the newest of `tags` (a
+ * version's own tags, oldest first) holding that platform lists, as `reader.manifests` picks it.
+ * A tag the published summary covers is not read: the platforms it holds come from its record,
+ * and so does a platform's config digest when the record names it (no request at all); otherwise
+ * the tag's index and that manifest are read. The summary is trusted exactly as far as the plan
+ * trusted its platforms (`summary` is absent when it was not used).
+ */
+export async function publishedConfigs(
+  tags: readonly string[],
+  summary: ReadonlyMap<string, IndexRecord> | undefined,
+  reader: PublishedMetadataReader,
+): Promise<Map<string, ConfigLookup>> {
+  const read = await Promise.all(
+    tags.map(async (tag) => {
+      const record = summary?.get(tag);
+      return { tag, record, index: record === undefined ? await reader.index(tag) : undefined };
+    }),
+  );
+  const lookups = new Map<string, ConfigLookup>();
+  for (const { tag, record, index } of read.reverse()) {
+    for (const [key, manifest] of index ?? []) {
+      if (!lookups.has(key)) lookups.set(key, () => reader.config(manifest));
+    }
+    for (const key of record?.platforms ?? []) {
+      if (lookups.has(key)) continue;
+      const digest = record?.configs?.get(key);
+      lookups.set(key, async () => {
+        if (digest !== undefined) return { digest };
+        const manifest = (await reader.index(tag)).get(key);
+        return manifest === undefined ? undefined : reader.config(manifest);
+      });
+    }
+  }
+  return lookups;
 }
