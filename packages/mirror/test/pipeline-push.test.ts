@@ -71,6 +71,22 @@ describe("pkg-mirror package pipeline push", () => {
     expect(failed?.message).toMatch(/has \d+ bytes, prepare wrote \d+/);
   });
 
+  it("reds a bundle of the size prepare wrote whose bytes changed (its digest is checked)", async () => {
+    const { file, tag } = await prepared("flipped");
+    const bundle = join(env.work.path, "flipped", "bundles", `bundle-${tag}-linux-amd64.tar.zst`);
+    const bytes = await readFile(bundle);
+    bytes[bytes.length - 1] = (bytes.at(-1) ?? 0) ^ 0xff;
+    await writeFile(bundle, bytes);
+    const { push, summary } = await pushRun(env, "flipped", [], file);
+    expect(push.code).toBe(1);
+    const failed = summary.versions[0]?.platforms_failed[0];
+    expect(failed).toMatchObject({ platform: "linux/amd64", reason: "missing_bundle" });
+    expect(failed?.message).toMatch(
+      /is not the file prepare built \(sha256:[0-9a-f]{64}, expected sha256:[0-9a-f]{64}\)/,
+    );
+    expect(summary.versions[0]?.platforms_pushed).toEqual(["linux/arm64"]);
+  });
+
   it("reds a platform whose test leg never reported (missing_junit), and a planned version prepare never reported", async () => {
     const { file, tag } = await prepared("silent");
     await rm(join(env.work.path, "silent", "junit", `junit-${tag}-linux-arm64-native.xml`));

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import { sha256File } from "@pkg/package/push";
 import type { LayerFile } from "../../build/build-pair.js";
-import { fileDigests } from "../../build/fetch/file-digest.js";
 import type { PlanLeg, PlanVersion } from "../documents/plan-document.js";
 import type { PreparedBundle, PreparedVersion } from "../documents/prepared-version.js";
 import type { PlatformFailure, TestFailure } from "../documents/run-summary.js";
@@ -54,7 +54,8 @@ async function bundleProblem(dir: string, bundle: PreparedBundle): Promise<strin
     const info = await stat(path).catch(() => undefined);
     if (info === undefined) return `${file} never arrived in ${dir}`;
     if (info.size !== size) return `${file} has ${info.size} bytes, prepare wrote ${size}`;
-    const found = `sha256:${(await fileDigests(path, ["sha256"])).get("sha256")}`;
+    // read in 1 MiB chunks: a version's bundles are hashed before anything is pushed
+    const found = await sha256File(path);
     if (found !== digest) return `${file} is not the file prepare built (${found}, expected ${digest})`;
   }
   return undefined;
