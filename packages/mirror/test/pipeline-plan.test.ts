@@ -1,8 +1,13 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { MediaType, memoryBlob, openRegistry, type Target } from "@pkg/oci";
+import { PUBLISHED_SUMMARY_TAG } from "@pkg/package";
 import { type CliResult, runCli } from "@pkg/testkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PlanDocument } from "../src/pipeline/documents/plan-document.js";
+import { readPublishedSummary } from "../src/plan/read-summary.js";
+import { type SummaryTags, serializeSummary } from "../src/plan/summary-document.js";
+import { EMPTY_JSON, summaryConfig, summaryManifest } from "../src/plan/summary-manifest.js";
 import {
   helloAssetKeys,
   helloAssetName,
@@ -241,14 +246,17 @@ describe("registry failures fail the plan (69), never reporting published versio
     }
   });
 
-  it("a 503 on the manifest reads of the drift scan (the published summary answers the rest)", async () => {
+  it("a 503 on the config reads of the drift scan (the published summary answers the rest)", async () => {
     const metadata = await metadataFile("flaky.json", { env: [PATH_ENV] });
     const yaml = spec("acme/flaky", metadata, {}, ["linux/amd64"]);
     await sync("flaky.yml", yaml);
     expect(await planJson("flaky.yml", yaml)).toMatchObject({ versions: [], has_drift: false });
+    // the metadata drifts: the published config blob is read to say how
+    await metadataFile("flaky.json", { env: [PATH_ENV, { key: "FLAKY", type: "constant", value: "1" }] });
+    const summaryBlob = await summaryBlobOf("acme/flaky");
     const mark = env.proxy.requests.length;
     env.proxy.setPlan((request) =>
-      request.url.includes("/manifests/") && !request.url.includes("__pkg.published") ? unavailable : "pass",
+      request.url.includes("/blobs/") && !request.url.endsWith(summaryBlob) ? unavailable : "pass",
     );
     try {
       const result = await plan("flaky.yml", yaml, ["--format", "json"]);
@@ -262,5 +270,118 @@ describe("registry failures fail the plan (69), never reporting published versio
     }
     const failed = env.proxy.requests.slice(mark).filter((r) => r.status === 503);
     expect(failed.length).toBeGreaterThan(0);
+  });
+});
+
+function direct(repository: string): Target {
+  return openRegistry({ host: env.registry.host, repository });
+}
+
+/** The digest of the published summary's config blob (read directly, not through the proxy). */
+async function summaryBlobOf(repository: string): Promise<string> {
+  const stored = await direct(repository).fetchManifest(PUBLISHED_SUMMARY_TAG);
+  if (!stored) throw new Error(`${repository} has no published summary`);
+  return summaryConfig(stored.bytes).digest;
+}
+
+async function summaryOf(repository: string): Promise<SummaryTags> {
+  const read = await readPublishedSummary(direct(repository));
+  if (read.status !== "valid") throw new Error(`${repository}: summary ${read.status}`);
+  return read.tags;
+}
+
+/** Rewrites the summary as a version before per-platform configs wrote it: the same, without them. */
+async function writeOldStyleSummary(repository: string): Promise<void> {
+  const tags: SummaryTags = new Map(
+    [...(await summaryOf(repository))].map(([tag, r]) => [tag, { digest: r.digest, platforms: r.platforms }]),
+  );
+  const target = direct(repository);
+  const config = memoryBlob(serializeSummary(tags));
+  const empty = memoryBlob(EMPTY_JSON);
+  await target.pushBlob(config);
+  await target.pushBlob(empty);
+  await target.pushManifest(summaryManifest(config, empty), MediaType.ImageManifest, PUBLISHED_SUMMARY_TAG);
+  expect(serializeSummary(await summaryOf(repository)).toString()).not.toContain('"configs"');
+}
+
+/** `planJson`, with the registry reads it made: manifest references and blob digests. */
+async function planReads(file: string, yaml: string) {
+  const mark = env.proxy.requests.length;
+  const document = await planJson(file, yaml);
+  const paths = env.proxy.requests.slice(mark).map((r) => r.url);
+  const last = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+  return {
+    document,
+    manifests: paths.filter((p) => p.includes("/manifests/")).map(last),
+    blobs: paths.filter((p) => p.includes("/blobs/")).map(last),
+  };
+}
+
+const driftOf = (document: PlanDocument) => document.versions.map((v) => [v.source_version, v.kind, v.drift]);
+
+describe("the drift scan reads each platform's config digest from the published summary", () => {
+  it("after a push the plan reads no index nor manifest; a drifted platform's config alone is read, and found", async () => {
+    const metadata = await metadataFile("configs.json", { env: [PATH_ENV] });
+    // linux/amd64 first, then linux/arm64 added to 1.0.0 (its amd64 manifest carried) and 1.1.0 whole
+    await sync("configs-amd64.yml", spec("acme/configs", metadata, {}, ["linux/amd64"]), [
+      "--version",
+      "1.0.0",
+    ]);
+    const full = spec("acme/configs", metadata);
+    await sync("configs.yml", full);
+    for (const [tag, record] of await summaryOf("acme/configs")) {
+      expect([...(record.configs?.keys() ?? [])].sort(), tag).toEqual(record.platforms);
+    }
+    const summaryBlob = await summaryBlobOf("acme/configs");
+
+    const current = await planReads("configs.yml", full);
+    expect(current.document).toMatchObject({ versions: [], has_drift: false });
+    expect(current.manifests).toEqual([PUBLISHED_SUMMARY_TAG]);
+    expect(current.blobs).toEqual([summaryBlob]);
+
+    // linux/arm64 alone gets metadata of its own: its config blob is read (once: both versions
+    // carry the same), no index and no manifest
+    const arm = await metadataFile("configs-arm.json", {
+      env: [PATH_ENV, { key: "HELLO_ARM", type: "constant", value: "1" }],
+    });
+    const drifted = await planReads(
+      "configs.yml",
+      spec("acme/configs", metadata, {
+        metadata: { default: metadata, platforms: { "linux/arm64": arm } },
+      }),
+    );
+    expect(driftOf(drifted.document)).toEqual([
+      ["1.0.0", "metadata-drift", [{ platform: "linux/arm64", fields: ["env"] }]],
+      ["1.1.0", "metadata-drift", [{ platform: "linux/arm64", fields: ["env"] }]],
+    ]);
+    expect(drifted.manifests).toEqual([PUBLISHED_SUMMARY_TAG]);
+    expect(drifted.blobs).toHaveLength(2);
+    expect(drifted.blobs[0]).toBe(summaryBlob);
+  });
+
+  it("an older summary without configs still serves: the scan reads those tags' indexes, and finds the drift", async () => {
+    const metadata = await metadataFile("old.json", { env: [PATH_ENV] });
+    const yaml = spec("acme/old-summary", metadata);
+    await sync("old.yml", yaml);
+    await writeOldStyleSummary("acme/old-summary");
+
+    const current = await planReads("old.yml", yaml);
+    expect(current.document).toMatchObject({ versions: [], has_drift: false });
+    // the summary, then per version its index and the manifest of each platform
+    const own = current.manifests.filter(
+      (ref) => !ref.startsWith("sha256:") && ref !== PUBLISHED_SUMMARY_TAG,
+    );
+    expect(own.map((tag) => tag.replace(/_\d{14}$/, "_T")).sort()).toEqual(["1.0.0_T", "1.1.0_T"]);
+    expect(current.manifests.filter((ref) => ref.startsWith("sha256:"))).toHaveLength(2 * PLATFORMS.length);
+
+    await metadataFile("old.json", { env: [PATH_ENV, { key: "OLD", type: "constant", value: "1" }] });
+    const drifted = await planJson("old.yml", yaml);
+    expect(driftOf(drifted)).toEqual(
+      ["1.0.0", "1.1.0"].map((v) => [
+        v,
+        "metadata-drift",
+        PLATFORMS.map((platform) => ({ platform, fields: ["env"] })),
+      ]),
+    );
   });
 });

@@ -147,6 +147,26 @@ describe("the published summary", () => {
     expect(again).toMatchObject({ summaryHits: 4, indexReads: 0 });
   });
 
+  it("names each platform's config digest, and keeps naming it when a later run only reads the index", async () => {
+    const summary = await readPublishedSummary(direct("acme/summary"));
+    const tags = summary.status === "valid" ? summary.tags : new Map();
+    // publishIndexes lists one package manifest for every platform: its config is `{}`
+    const config = memoryBlob(Buffer.from("{}")).digest;
+    for (const [tag, record] of tags) {
+      expect(Object.fromEntries(record.configs ?? []), tag).toEqual(
+        Object.fromEntries(record.platforms.map((p: string) => [p, config])),
+      );
+    }
+    // a run that reads the indexes (never their manifests) learns no config itself: the
+    // summary's own, for the same index digests, stay
+    const observer = observeIndexes(direct("acme/summary"));
+    await readPublished(observer.target, [{ versions: asked }], { verifyPublished: true });
+    expect([...observer.seen.values()].every((record) => record?.configs === undefined)).toBe(true);
+    expect(await updatePublishedSummary(direct("acme/summary"), observer, silentLogger)).toEqual({
+      status: "unchanged",
+    });
+  });
+
   it.each([
     [
       "a document that is not a summary",

@@ -12,6 +12,8 @@ export interface IndexObserver {
    * no index (absent, or a single manifest), so nothing may be claimed for it.
    */
   readonly seen: ReadonlyMap<string, IndexRecord | null>;
+  /** Index digest -> platform key -> manifest digest, for every index seen behind a record tag. */
+  readonly indexes: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 /**
@@ -24,6 +26,7 @@ export interface IndexObserver {
  */
 export function observeIndexes(target: Target): IndexObserver {
   const seen = new Map<string, IndexRecord | null>();
+  const indexes = new Map<string, Map<string, string>>();
   const configOf = new Map<string, string>();
   const learn = (digest: string, bytes: Buffer) => {
     const config = packageConfig(bytes);
@@ -33,7 +36,9 @@ export function observeIndexes(target: Target): IndexObserver {
     if (!isRecordTag(tag)) return;
     let record: IndexRecord | null;
     try {
-      record = bytes === undefined ? null : indexRecord(digest, bytes, tag, configOf);
+      const manifests = bytes === undefined ? undefined : platformManifests(bytes, tag);
+      if (manifests !== undefined) indexes.set(digest, manifests);
+      record = manifests === undefined ? null : indexRecord(digest, manifests, configOf);
     } catch {
       record = null; // not an index: the caller reports that; the summary claims nothing
     }
@@ -65,7 +70,7 @@ export function observeIndexes(target: Target): IndexObserver {
       note(tag, "", undefined);
     },
   };
-  return { target: observed, seen };
+  return { target: observed, seen, indexes };
 }
 
 /** The config digest of a pkg package manifest; undefined for anything else. */
@@ -80,21 +85,24 @@ function packageConfig(bytes: Buffer): string | undefined {
 }
 
 /**
- * An index's record: its platform keys (entries no key can spell are not ours) and, per key, the
- * config of the manifest listed for it (the last entry of a key, as the drift scan reads it) when
- * that manifest's config is known. Throws (exit 65) when `bytes` is not an index.
+ * Platform key -> the manifest an index lists for it (the last entry of a key, as the drift scan
+ * reads it); entries no key can spell are not ours. Throws (exit 65) when `bytes` is no index.
  */
-function indexRecord(
-  digest: string,
-  bytes: Buffer,
-  tag: string,
-  configOf: ReadonlyMap<string, string>,
-): IndexRecord {
+function platformManifests(bytes: Buffer, tag: string): Map<string, string> {
   const manifests = new Map<string, string>();
   for (const entry of parseImageIndex(bytes, tag).manifests) {
     const key = entry.platform ? platformKeyFromOci(entry.platform as Platform) : undefined;
     if (key) manifests.set(key.key, entry.digest);
   }
+  return manifests;
+}
+
+/** An index's record: its platform keys and the configs known of the manifests it lists. */
+function indexRecord(
+  digest: string,
+  manifests: ReadonlyMap<string, string>,
+  configOf: ReadonlyMap<string, string>,
+): IndexRecord {
   const configs = new Map<string, string>();
   for (const [key, manifest] of manifests) {
     const config = configOf.get(manifest);

@@ -22,7 +22,7 @@ export type SummaryUpdate =
  */
 export async function updatePublishedSummary(
   target: Target,
-  observer: Pick<IndexObserver, "seen">,
+  observer: Pick<IndexObserver, "seen" | "indexes">,
   log: Logger,
 ): Promise<SummaryUpdate> {
   if (observer.seen.size === 0) return { status: "unchanged" };
@@ -32,7 +32,7 @@ export async function updatePublishedSummary(
     if (current?.status === "invalid")
       log.warn(`${target.displayName}: replacing the published summary (${current.reason})`);
     const currentTags = current?.status === "valid" ? current.tags : undefined;
-    const next = mergeSummary(currentTags, withKnownConfigs(observer.seen, currentTags), listed);
+    const next = mergeSummary(currentTags, withKnownConfigs(observer, currentTags), listed);
     if (currentTags && sameSummary(currentTags, next)) return { status: "unchanged" };
     const digest = await writeSummary(target, next);
     return { status: "written", tags: next.size, digest };
@@ -46,20 +46,34 @@ export async function updatePublishedSummary(
 }
 
 /**
- * What the run saw, each index's configs completed from the current summary's record of the same
- * index (same digest: the same manifests, so the same configs) for the platforms whose manifest
- * the run did not handle itself (an index only read, or entries a push carried).
+ * What the run saw, each index's configs completed from the current summary for the platforms
+ * whose manifest the run did not handle itself (an index it only read, entries a push carried):
+ * a current record whose index the run saw too (same digest: the same manifests) tells the
+ * config of each manifest that index lists, wherever else it is listed.
  */
 export function withKnownConfigs(
-  seen: ReadonlyMap<string, IndexRecord | null>,
+  observer: Pick<IndexObserver, "seen" | "indexes">,
   current: ReadonlyMap<string, IndexRecord> | undefined,
 ): Map<string, IndexRecord | null> {
-  const out = new Map(seen);
-  for (const [tag, record] of seen) {
-    const known = current?.get(tag);
-    if (record === null || known?.configs === undefined || known.digest !== record.digest) continue;
-    const configs = new Map([...known.configs, ...(record.configs ?? [])]);
-    out.set(tag, { ...record, configs });
+  const configOf = new Map<string, string>();
+  for (const record of current?.values() ?? []) {
+    const manifests = observer.indexes.get(record.digest);
+    for (const [key, config] of record.configs ?? []) {
+      const manifest = manifests?.get(key);
+      if (manifest !== undefined) configOf.set(manifest, config);
+    }
+  }
+  const out = new Map(observer.seen);
+  if (configOf.size === 0) return out;
+  for (const [tag, record] of observer.seen) {
+    const manifests = record === null ? undefined : observer.indexes.get(record.digest);
+    if (record === null || manifests === undefined) continue;
+    const configs = new Map(record.configs);
+    for (const key of record.platforms) {
+      const config = configs.get(key) ?? configOf.get(manifests.get(key) ?? "");
+      if (config !== undefined) configs.set(key, config);
+    }
+    out.set(tag, { ...record, ...(configs.size === 0 ? {} : { configs }) });
   }
   return out;
 }
