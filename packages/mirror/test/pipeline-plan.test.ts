@@ -317,6 +317,16 @@ async function planReads(file: string, yaml: string) {
   };
 }
 
+async function patchCli(file: string): Promise<{ counts: Record<string, number> }> {
+  const result = await runCli(
+    mirrorBin,
+    ["package", "pipeline", "patch", "--spec", file, "--metadata-only", "--format", "json"],
+    { cwd: env.work.path, env: { PKG_FORGEONE_API_URL: env.forge.url } },
+  );
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as { counts: Record<string, number> };
+}
+
 const driftOf = (document: PlanDocument) => document.versions.map((v) => [v.source_version, v.kind, v.drift]);
 
 describe("the drift scan reads each platform's config digest from the published summary", () => {
@@ -357,6 +367,24 @@ describe("the drift scan reads each platform's config digest from the published 
     expect(drifted.manifests).toEqual([PUBLISHED_SUMMARY_TAG]);
     expect(drifted.blobs).toHaveLength(2);
     expect(drifted.blobs[0]).toBe(summaryBlob);
+  });
+
+  it("a summary left behind by a patch whose summary write failed: plan reports the drift, and patch (all current) sets the summary right", async () => {
+    const metadata = await metadataFile("stale.json", { env: [PATH_ENV] });
+    const yaml = spec("acme/stale", metadata);
+    await sync("stale.yml", yaml);
+    const before = await direct("acme/stale").fetchManifest(PUBLISHED_SUMMARY_TAG);
+    await metadataFile("stale.json", { env: [PATH_ENV, { key: "STALE", type: "constant", value: "1" }] });
+    expect((await patchCli("stale.yml")).counts).toMatchObject({ patched: 4 });
+    // as if the patch's summary write had failed: the summary still names the old configs
+    if (!before) throw new Error("no summary");
+    await direct("acme/stale").pushManifest(before.bytes, MediaType.ImageManifest, PUBLISHED_SUMMARY_TAG);
+    expect((await planJson("stale.yml", yaml)).has_drift).toBe(true);
+    // the remedy plan names finds every platform current, and refreshes the summary from its reads
+    expect((await patchCli("stale.yml")).counts).toEqual({ patched: 0, current: 4, refused: 0, failed: 0 });
+    const healed = await planReads("stale.yml", yaml);
+    expect(healed.document).toMatchObject({ versions: [], has_drift: false });
+    expect(healed.manifests).toEqual([PUBLISHED_SUMMARY_TAG]);
   });
 
   it("an older summary without configs still serves: the scan reads those tags' indexes, and finds the drift", async () => {

@@ -25,7 +25,8 @@ export interface IndexObserver {
  * index's record carries the configs of the platforms whose manifests the run handled.
  */
 export function observeIndexes(target: Target): IndexObserver {
-  const seen = new Map<string, IndexRecord | null>();
+  /** Per record tag, the index last seen there (digest, platform -> manifest), or null. */
+  const noted = new Map<string, { digest: string; manifests: Map<string, string> } | null>();
   const indexes = new Map<string, Map<string, string>>();
   const configOf = new Map<string, string>();
   const learn = (digest: string, bytes: Buffer) => {
@@ -34,15 +35,14 @@ export function observeIndexes(target: Target): IndexObserver {
   };
   const note = (tag: string, digest: string, bytes: Buffer | undefined) => {
     if (!isRecordTag(tag)) return;
-    let record: IndexRecord | null;
+    let manifests: Map<string, string> | undefined;
     try {
-      const manifests = bytes === undefined ? undefined : platformManifests(bytes, tag);
-      if (manifests !== undefined) indexes.set(digest, manifests);
-      record = manifests === undefined ? null : indexRecord(digest, manifests, configOf);
+      manifests = bytes === undefined ? undefined : platformManifests(bytes, tag);
     } catch {
-      record = null; // not an index: the caller reports that; the summary claims nothing
+      manifests = undefined; // not an index: the caller reports that; the summary claims nothing
     }
-    seen.set(tag, record);
+    if (manifests !== undefined) indexes.set(digest, manifests);
+    noted.set(tag, manifests === undefined ? null : { digest, manifests });
   };
   const observed: Target = {
     displayName: target.displayName,
@@ -70,7 +70,18 @@ export function observeIndexes(target: Target): IndexObserver {
       note(tag, "", undefined);
     },
   };
-  return { target: observed, seen, indexes };
+  return {
+    target: observed,
+    // built when asked: a manifest read after its index (as the drift comparison reads) still counts
+    get seen() {
+      const seen = new Map<string, IndexRecord | null>();
+      for (const [tag, index] of noted) {
+        seen.set(tag, index === null ? null : indexRecord(index.digest, index.manifests, configOf));
+      }
+      return seen;
+    },
+    indexes,
+  };
 }
 
 /** The config digest of a pkg package manifest; undefined for anything else. */

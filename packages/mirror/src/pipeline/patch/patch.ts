@@ -152,7 +152,8 @@ export async function patchVersions(options: PatchOptions): Promise<PatchReport>
     }
   }
   const repointed = [...new Set(tiles.flatMap((t) => t.tags ?? []))];
-  if (repointed.length > 0) await updatePublishedSummary(options.target, observer, log);
+  // also when nothing moved: the indexes and configs read set right a summary an earlier failed write left behind
+  await updatePublishedSummary(options.target, observer, log);
   const counts = { patched: 0, current: 0, refused: 0, failed: 0 };
   for (const tile of tiles) counts[tile.status]++;
   const report: PatchReport = {
