@@ -63,9 +63,10 @@ export function withKnownConfigs(
       if (manifest !== undefined) configOf.set(manifest, config);
     }
   }
-  const out = new Map(observer.seen);
+  const seen = observer.seen;
+  const out = new Map(seen);
   if (configOf.size === 0) return out;
-  for (const [tag, record] of observer.seen) {
+  for (const [tag, record] of seen) {
     const manifests = record === null ? undefined : observer.indexes.get(record.digest);
     if (record === null || manifests === undefined) continue;
     const configs = new Map(record.configs);

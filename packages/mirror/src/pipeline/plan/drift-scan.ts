@@ -76,8 +76,8 @@ export interface ExpectedMetadata {
  * Compares the metadata the spec would publish now with what each drift candidate's platforms
  * carry, reading the registry at most `concurrency` requests at a time. A config blob with the
  * digest the spec's metadata serialises to is current without being read, and a tag whose
- * published-summary record names its configs is not read either (see `publishedConfigs`). Any read failure fails
- * the scan: it never reports a version current (or new) for want of an answer.
+ * published-summary record names its configs is not read either (see `publishedConfigs`). Any
+ * read failure fails the scan: it never reports a version current (or new) for want of an answer.
  */
 export async function scanDrift(run: RunPlan, jobs: RunJobs, deps: DriftScanDeps): Promise<DriftFinding[]> {
   const candidates = driftCandidates(run, jobs);
