@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { startRegistry } from "@pkg/testkit";
 import { median, repoRoot, timedRun } from "./measure.js";
 import { mixedTree } from "./mixed-tree.js";
+import { measurePipelinePush, type PipelinePushCase } from "./pipeline-push.js";
 
 const pkgBin = join(repoRoot, "packages/package/bin/pkg.js");
 const timed = async (command: string, args: string[]) => (await timedRun(command, args)).seconds;
@@ -28,6 +29,8 @@ export interface PushCase {
 export interface PushBenchResult {
   rounds: number;
   cases: PushCase[];
+  /** A version of six platforms: `pkg-mirror package pipeline push` against skopeo per platform. */
+  pipeline: PipelinePushCase;
   ok: boolean;
 }
 
@@ -146,7 +149,8 @@ export async function runPushBench(
   const mixed = join(benchDir, "push", "mixed");
   await mkdir(mixed, { recursive: true });
   cases.push(await measureCase("a mixed release tree", mixed, await mixedTree(benchDir), rounds));
-  return { rounds, cases, ok: cases.every((c) => c.ok) };
+  const pipeline = await measurePipelinePush(benchDir, rounds, pushGoal.ratio);
+  return { rounds, cases, pipeline, ok: cases.every((c) => c.ok) && pipeline.ok };
 }
 
 const rounded = (seconds: number[]) => seconds.map((s) => s.toFixed(2)).join(", ");
@@ -162,6 +166,13 @@ export function formatPushBench(result: PushBenchResult): string {
         `ratio ${c.ratio.toFixed(2)} (goal <= ${pushGoal.ratio.toFixed(1)}) ${c.ok ? "met" : "NOT MET"}`,
     );
   }
+  const p = result.pipeline;
+  lines.push(
+    `  ${p.name}, bundles ${(p.bundleBytes / 1e6).toFixed(1)} MB: pkg-mirror pipeline push ${p.oursSeconds.toFixed(2)} s ` +
+      `(${rounded(p.ours)}), skopeo copy ${p.skopeoSeconds.toFixed(2)} s (${rounded(p.skopeo)}; ` +
+      `one process per platform, ${p.platforms} in sequence, each time their sum), ` +
+      `ratio ${p.ratio.toFixed(2)} (goal <= ${pushGoal.ratio.toFixed(1)}) ${p.ok ? "met" : "NOT MET"}`,
+  );
   return lines.join("\n");
 }
 
