@@ -1,8 +1,10 @@
 // One `package sync` of the full-sync benchmark's spec (from the built dist, as the bench runs it),
-// for profiling: node flags after OUT_DIR (e.g. `--cpu-prof --cpu-prof-dir=DIR`, `--trace-gc`) go
+// for profiling: node flags after OUT_DIR (e.g. `--cpu-prof`, profiles to OUT_DIR; `--trace-gc`) go
 // to the sync process. Writes OUT_DIR/timeline.log (every log line stamped with seconds since the
 // start), stdout.log and time.txt (GNU time: peak RSS, wall, user, sys).
-// Usage: tsx --conditions=source scripts/bench/sync-profile.ts OUT_DIR [node flags...]
+// With --noop first, the no-op re-run of the bench instead (500 versions x 6 platforms published
+// once, untimed, which takes minutes): the node flags go to the re-run, which prints its figures.
+// Usage: tsx --conditions=source scripts/bench/sync-profile.ts [--noop] OUT_DIR [node flags...]
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { closeSync, openSync } from "node:fs";
@@ -12,13 +14,23 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { startRegistry, tempDir } from "@pkg/testkit";
 import { repoRoot } from "./measure.js";
-import { assetPattern, mirrorSpec, PLATFORMS, specDir, startDiskForge, VERSIONS } from "./sync.js";
+import { assetPattern, mirrorSpec, noopSync, PLATFORMS, specDir, startDiskForge, VERSIONS } from "./sync.js";
 import { syncAssets } from "./sync-assets.js";
 
-const [outArg, ...nodeFlags] = process.argv.slice(2);
-if (!outArg) throw new Error("usage: sync-profile.ts OUT_DIR [node flags...]");
+const noop = process.argv[2] === "--noop";
+const [outArg, ...flags] = process.argv.slice(noop ? 3 : 2);
+if (!outArg) throw new Error("usage: sync-profile.ts [--noop] OUT_DIR [node flags...]");
 const out = resolve(outArg);
+// the sync runs in a scratch directory removed afterwards: its profiles go to OUT_DIR unless told
+const nodeFlags =
+  flags.includes("--cpu-prof") && !flags.some((f) => f.startsWith("--cpu-prof-dir"))
+    ? [...flags, `--cpu-prof-dir=${out}`]
+    : flags;
 await mkdir(out, { recursive: true });
+if (noop) {
+  process.stdout.write(`${JSON.stringify(await noopSync(nodeFlags), null, 2)}\n`);
+  process.exit(0);
+}
 const assets = await syncAssets(join(repoRoot, ".bench"), VERSIONS, PLATFORMS);
 const forge = await startDiskForge(assets);
 const registry = await startRegistry();

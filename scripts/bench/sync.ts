@@ -119,12 +119,17 @@ interface SyncRun {
   counts: Record<string, number>;
 }
 
-/** One `package sync` process under GNU time, for its peak RSS. */
-async function runSync(cwd: string, forge: TestServer, extra: string[] = []): Promise<SyncRun> {
+/** One `package sync` process under GNU time, for its peak RSS; `nodeFlags` go to its node. */
+async function runSync(
+  cwd: string,
+  forge: TestServer,
+  extra: string[] = [],
+  nodeFlags: string[] = [],
+): Promise<SyncRun> {
   const rssFile = join(cwd, "max-rss-kib");
   const { seconds, stdout } = await timedRun(
     gnuTime,
-    ["-f", "%M", "-o", rssFile, process.execPath, mirrorBin, "package", "sync", "mirror.yml"]
+    ["-f", "%M", "-o", rssFile, process.execPath, ...nodeFlags, mirrorBin, "package", "sync", "mirror.yml"]
       .concat(["--format", "json", "--work-dir", join(cwd, "work")])
       .concat(extra),
     { cwd, env: { PKG_FORGEONE_API_URL: forge.url } },
@@ -283,8 +288,11 @@ function requestKinds(requests: ReadonlyArray<{ method: string; url: string }>):
   return kinds;
 }
 
-/** A registry already holding 500 versions x 6 platforms (synced once, untimed), then a timed second sync. */
-export async function noopSync(): Promise<SyncBenchResult["noop"]> {
+/**
+ * A registry already holding 500 versions x 6 platforms (synced once, untimed), then a timed
+ * second sync, whose node gets `nodeFlags` (sync-profile.ts --noop passes `--cpu-prof`).
+ */
+export async function noopSync(nodeFlags: string[] = []): Promise<SyncBenchResult["noop"]> {
   const files = new Map<string, Buffer>();
   const releases: ForgeRelease[] = [];
   const forge = await startForge({ repo: REPO, releases, files });
@@ -307,7 +315,7 @@ export async function noopSync(): Promise<SyncBenchResult["noop"]> {
     const first = await runSync(scratch.path, forge);
     expectCounts("first sync", first.counts, { published: pairs, failed: 0 });
     const [forgeBefore, registryBefore] = [forge.requests.length, proxy.requests.length];
-    const again = await runSync(scratch.path, forge);
+    const again = await runSync(scratch.path, forge, [], nodeFlags);
     expectCounts("no-op sync", again.counts, { published: 0, skipped: pairs, failed: 0 });
     return {
       versions: NOOP_VERSIONS.length,
