@@ -12,11 +12,13 @@ export {
   type LazyGroup,
   type LazyNode,
 } from "./lazy-commands.js";
-export { type Logger, silentLogger, stderrLogger } from "./log.js";
+export { type Logger, type ProgressMode, silentLogger, stderrLogger, wantsLiveDisplay } from "./log.js";
 export { runMain } from "./main.js";
 export { readPackageVersion } from "./package-version.js";
 export { isInside } from "./paths.js";
 export { processAlive } from "./process-alive.js";
+export { silentTasks, type TaskBoard, type TaskProgress } from "./progress/board.js";
+export { formatBytes } from "./progress/format.js";
 export { redact, registerSecret } from "./secrets.js";
 export { shCommandLine, shQuote } from "./shell-quote.js";
 export {

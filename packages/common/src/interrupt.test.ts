@@ -2,10 +2,14 @@ import { describe, expect, it } from "vitest";
 import { ExitCode } from "./exit-codes.js";
 import { listenForInterrupt } from "./interrupt.js";
 import type { Logger } from "./log.js";
+import { silentTasks } from "./progress/board.js";
 
 function recording(): { log: Logger; lines: string[] } {
   const lines: string[] = [];
-  return { log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), progress: () => {} }, lines };
+  return {
+    log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), progress: () => {}, tasks: silentTasks },
+    lines,
+  };
 }
 
 describe("listenForInterrupt", () => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Logger } from "@pkg/common";
+import { type Logger, silentTasks } from "@pkg/common";
 import { backoffDelay, createHttpClient, type PooledHttpClient } from "@pkg/net";
 import { type RequestHandler, startHttpServer, type TestServer } from "@pkg/testkit";
 import { afterEach, describe, expect, test } from "vitest";
@@ -82,6 +82,7 @@ function recordingLogger() {
     info() {},
     warn: (message) => lines.warn.push(message),
     progress: (message) => lines.progress.push(message),
+    tasks: silentTasks,
   };
   return { log, lines };
 }

@@ -1,4 +1,4 @@
-import { type Logger, PkgError } from "@pkg/common";
+import { type Logger, PkgError, silentTasks } from "@pkg/common";
 import { createHttpClient, type PooledHttpClient } from "@pkg/net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CHAT_COLOR, type ChatMessage } from "../src/pipeline/notify/message.js";
@@ -14,6 +14,7 @@ const log: Logger = {
   info: (line) => lines.push(line),
   warn: (line) => lines.push(`warning: ${line}`),
   progress: (line) => lines.push(line),
+  tasks: silentTasks,
 };
 const sleep = async (ms: number) => {
   sleeps.push(ms);

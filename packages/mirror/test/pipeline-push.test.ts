@@ -174,7 +174,7 @@ describe("pkg-mirror package pipeline prepare", () => {
       "--bundles-dir",
       "again/bundles",
     ]);
-    expect(rerun.stderr).toContain("reusing the bundle of an earlier run");
+    expect(rerun.stderr).toMatch(/^done \S+ \S+ in \d+\.\d s \(reused the bundle of an earlier run\)$/m);
     expect(downloads()).toBe(before);
 
     const unknown = await pipelineCli(env, [

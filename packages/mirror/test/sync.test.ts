@@ -144,7 +144,10 @@ describe("pkg-mirror package sync", () => {
     expect(ts).toMatch(/^\d{14}$/);
     expect(report.versions[2]?.cascade_tags_written.sort()).toEqual(["1", "1.2", "1.2.0", "latest"]);
     expect(report.versions[0]?.layer_reuse).toEqual({ mounted: 0, uploaded: 0, verified: 0 });
-    expect(first.stderr).toContain("1.1.0 linux/amd64: bundling");
+    // piped: one line per pair and per version pushed, none per step
+    expect(first.stderr).toMatch(/^done 1\.1\.0 linux\/amd64 in \d+\.\d s \(bundled\)$/m);
+    expect(first.stderr).toMatch(/^done push 1\.2\.0 in \d+\.\d s \(1\.2\.0_\d{14} .*latest\)$/m);
+    expect(first.stderr).not.toContain("unpacking");
 
     const target = openRegistry({ host: registry.host, repository: "acme/hello" }, { env: {} });
     const tags = await tagDigestsOf(target);

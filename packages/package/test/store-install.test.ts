@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${installPath} placeholders are the metadata under test
 import { mkdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Logger } from "@pkg/common";
+import { type Logger, silentTasks } from "@pkg/common";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageEnvironment, resolveCommand } from "../src/exec/index.js";
@@ -77,7 +77,13 @@ afterAll(async () => {
 
 function recordingLog(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  return { lines, info: (m) => lines.push(m), warn: (m) => lines.push(`warning: ${m}`), progress() {} };
+  return {
+    lines,
+    info: (m) => lines.push(m),
+    warn: (m) => lines.push(`warning: ${m}`),
+    progress() {},
+    tasks: silentTasks,
+  };
 }
 
 function options(

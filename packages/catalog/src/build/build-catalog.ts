@@ -52,6 +52,8 @@ export interface BuildOptions {
   cacheDir?: string;
   warn?: (line: string) => void;
   log?: (line: string) => void;
+  /** Told how many package pages are done (rendered or kept) of those so far added. */
+  onPages?: (done: number, added: number) => void;
   /** Memos kept in memory (dev) instead of the cache directory. */
   state?: BuildState;
 }
@@ -87,6 +89,7 @@ interface BuildRun {
   cacheDir: string | undefined;
   warn: (line: string) => void;
   log: (line: string) => void;
+  onPages: ((done: number, added: number) => void) | undefined;
 }
 
 /** Reads the sources (streaming their files into the site), views and writes everything. */
@@ -122,6 +125,7 @@ async function runBuild(run: BuildRun) {
     };
   };
   const pages = new PackagePages(writer, chromeOf(config), run.renderer, run.pool);
+  pages.onProgress = run.onPages;
   try {
     return await viewAndWrite(run, pages, contextOf, reusedBySource, reuseHook);
   } finally {
@@ -339,6 +343,7 @@ async function build(options: BuildOptions): Promise<BuildReport> {
     cacheDir: options.cacheDir,
     warn,
     log,
+    onPages: options.onPages,
   };
   let result: Awaited<ReturnType<typeof runBuild>>;
   let writer: SiteWriter;

@@ -74,6 +74,9 @@ export function ownPool(workers = pageWorkerCount()): PagePoolSource {
  */
 export class PackagePages {
   readonly counts: PageCounts = { rendered: 0, reused: 0 };
+  /** Told, as pages are added and finish, how many are done (rendered or reused) of those added. */
+  onProgress: ((done: number, added: number) => void) | undefined;
+  private added = 0;
   private readonly chromeHash: string;
   private readonly queue: { path: string; key: string; page: PageSource; successorRoute?: string }[] = [];
   private renderer: PageRenderer | undefined;
@@ -117,12 +120,18 @@ export class PackagePages {
       pageKeys.set(pkg, cached);
     }
     const { key } = cached;
+    this.added++;
     if (this.writer.keepPage(path, key)) {
       this.counts.reused++;
+      this.progressed();
       return;
     }
     this.queue.push({ path, key, page, ...(successorRoute === undefined ? {} : { successorRoute }) });
     this.pump();
+  }
+
+  private progressed(): void {
+    this.onProgress?.(this.counts.rendered + this.counts.reused, this.added);
   }
 
   private pump(): void {
@@ -143,6 +152,7 @@ export class PackagePages {
           (ident) => {
             this.writer.written(path, key, ident);
             this.counts.rendered++;
+            this.progressed();
           },
           (error: unknown) => {
             this.failure ??= error;

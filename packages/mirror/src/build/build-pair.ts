@@ -1,6 +1,6 @@
 import { access, rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
-import { ExitCode, type Logger, PkgError } from "@pkg/common";
+import { describeError, ExitCode, type Logger, PkgError, type TaskProgress } from "@pkg/common";
 import {
   type Metadata,
   parsePlatformKey,
@@ -132,24 +132,44 @@ export async function buildPair(pair: PairJob, dir: string, deps: BuildPairDeps)
   const ahead = await deps.lookahead.acquire();
   const what = `${pair.version} ${pair.column}`;
   const { signal } = deps;
+  const task = deps.log.tasks.start(what);
   try {
-    const earlier = await finishedBundle(dir);
-    if (earlier) {
-      deps.log.info(`${what}: reusing the bundle of an earlier run`);
-      return earlier;
-    }
-    if (signal?.aborted) throw stoppedError(what);
-    deps.log.progress(`${what}: downloading ${pair.asset.name}`);
-    const downloaded = await deps.downloader.download({
-      version: pair.version,
-      asset: pair.asset,
-      dest: join(dir, "download", pair.asset.name.replace(/[/\\]/g, "_")),
-      signal,
-    });
-    return await bundlePair(pair, dir, downloaded, { ...deps, unpacking: ahead });
+    const built = await fetchAndBundle(pair, dir, { ...deps, task, ahead });
+    task.done(built.reusedBundle ? "reused the bundle of an earlier run" : "bundled");
+    return built;
+  } catch (error) {
+    if (signal?.aborted) task.stopped();
+    else task.failed(describeError(error).line);
+    throw error;
   } finally {
     ahead();
   }
+}
+
+async function fetchAndBundle(
+  pair: PairJob,
+  dir: string,
+  deps: BuildPairDeps & { task: TaskProgress; ahead: () => void },
+): Promise<BuiltPair> {
+  const what = `${pair.version} ${pair.column}`;
+  const { signal, task } = deps;
+  const earlier = await finishedBundle(dir);
+  if (earlier) return earlier;
+  if (signal?.aborted) throw stoppedError(what);
+  task.state(`waiting to download ${pair.asset.name}`);
+  let receiving = false;
+  const downloaded = await deps.downloader.download({
+    version: pair.version,
+    asset: pair.asset,
+    dest: join(dir, "download", pair.asset.name.replace(/[/\\]/g, "_")),
+    signal,
+    onBytes: (received, total) => {
+      if (!receiving) task.state("downloading");
+      receiving = true;
+      task.bytes(received, total);
+    },
+  });
+  return await bundlePair(pair, dir, downloaded, { ...deps, unpacking: deps.ahead });
 }
 
 /** Unpacks, prepares and bundles a downloaded pair; `unpacking` is called as its unpacking starts. */
@@ -157,7 +177,7 @@ async function bundlePair(
   pair: PairJob,
   dir: string,
   downloaded: DownloadedAsset,
-  deps: BuildPairDeps & { unpacking: () => void },
+  deps: BuildPairDeps & { unpacking: () => void; task: TaskProgress },
 ): Promise<BuiltPair> {
   const { spec, signal } = deps;
   const what = `${pair.version} ${pair.column}`;
@@ -172,7 +192,7 @@ async function bundlePair(
       const variant = variantOf(spec, pair);
       const { platform } = pair;
       await rm(tree, { recursive: true, force: true });
-      deps.log.progress(`${what}: unpacking`);
+      deps.task.state("unpacking");
       const assetType = assetTypeFor(variant?.asset_type ?? spec.asset_type, platform);
       await deps.unpacks.unpack(
         downloaded.path,
@@ -192,12 +212,11 @@ async function bundlePair(
       });
     });
     stopCheck();
-    deps.log.progress(`${what}: bundling`);
+    deps.task.state("bundling");
     const bundle = join(dir, BUNDLE_FILE);
     await deps.bundles.create({ sourceDir: tree, output: bundle, threads: deps.compressionThreads }, signal);
     await writeMetadataFile(join(dir, METADATA_FILE), prepared.metadata);
     await rm(tree, { recursive: true, force: true });
-    deps.log.info(`${what}: bundled`);
     return { bundle, metadata: prepared.metadata, reusedBundle: false, reusedDownload: downloaded.reused };
   });
 }

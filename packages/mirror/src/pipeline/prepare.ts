@@ -106,13 +106,15 @@ export function startPrepare(versions: readonly VersionJob[], options: PrepareOp
     } catch (error) {
       // once the run has stopped, a failure is the stop cutting the pair off
       if (signal.aborted) return { ok: "cancelled" };
+      // the pair's task has said why it failed
       const failure = asPkgError(error);
-      log.warn(`${pair.version} ${pair.column}: ${failure.message}`);
       options.onFailure?.();
       return { ok: false, error: failure };
     }
   };
-  const builds = new Map(versions.flatMap((v) => v.pairs).map((pair) => [dirOf(pair), build(pair)]));
+  const pairs = versions.flatMap((v) => v.pairs);
+  log.tasks.expect(pairs.length);
+  const builds = new Map(pairs.map((pair) => [dirOf(pair), build(pair)]));
   return {
     outcome: (pair) =>
       builds.get(dirOf(pair)) ??

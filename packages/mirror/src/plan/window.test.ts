@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Logger } from "@pkg/common";
+import { type Logger, silentTasks } from "@pkg/common";
 import { createHttpClient } from "@pkg/net";
 import { createTestCa, startHttpServer, type TempDir, type TestCa, tempDir } from "@pkg/testkit";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
@@ -95,7 +95,12 @@ describe("resolving bounds", () => {
     const env = { HOME: dir.path, PATH: process.env.PATH, SSL_CERT_FILE: ca.certPath, ...extraEnv };
     const http = createHttpClient({ env });
     cleanups.push(() => http.close());
-    const log: Logger = { info: (m) => lines.push(m), warn: (m) => lines.push(m), progress() {} };
+    const log: Logger = {
+      info: (m) => lines.push(m),
+      warn: (m) => lines.push(m),
+      progress() {},
+      tasks: silentTasks,
+    };
     return { http, specDir: dir.path, env, log };
   }
 

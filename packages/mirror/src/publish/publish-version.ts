@@ -1,5 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import type { ExitCode, Logger } from "@pkg/common";
+import { describeError, type ExitCode, type Logger, type TaskProgress } from "@pkg/common";
 import type { Target } from "@pkg/oci";
 import { parseTag } from "@pkg/package";
 import { type LayerReuse, publishTags, pushPackage } from "@pkg/package/push";
@@ -148,6 +148,8 @@ function failed(
 
 interface PushContext {
   options: PublishVersionOptions;
+  /** The version's progress: which platform is being pushed, and its bytes. */
+  task: TaskProgress;
   primary: string;
   /** `latest` stays where it is (see `newerPep440Release`). */
   keepLatest: boolean;
@@ -212,7 +214,9 @@ async function pushPlatform(
     context,
     `${context.primary} (${platform.platform})`,
     async (attemptTarget) => {
+      context.task.state(`pushing ${platform.platform}`);
       const pushed = await pushPackage({
+        onBytes: (sent, total) => context.task.bytes(sent, total),
         target: attemptTarget,
         tag: context.primary,
         platform: platform.key,
@@ -226,6 +230,7 @@ async function pushPlatform(
       const manifest = { platform: platform.key, entry: pushed.entry };
       if (!tagging) return { pushed, manifest };
       const entries = [...tagging.earlier, manifest];
+      context.task.state("tagging");
       return {
         pushed,
         manifest,
@@ -309,6 +314,24 @@ function incompleteness(notReady: readonly string[], carried: CarriedEntries): s
  * the run that pushed them failed elsewhere, or was killed while tagging.
  */
 export async function publishVersion(options: PublishVersionOptions): Promise<VersionPublishResult> {
+  const task = options.log.tasks.start(`push ${options.version}`);
+  try {
+    const result = await publishSteps(options, task);
+    const failures = result.platforms.filter((p) => p.status !== "pushed").map((p) => p.platform);
+    if (result.error) task.failed(result.error.message);
+    else if (failures.length > 0) task.failed(`not published: ${failures.join(", ")}`);
+    else task.done([result.primary_tag, ...result.cascade_tags_written].join(" "));
+    return result;
+  } catch (error) {
+    task.failed(describeError(error).line);
+    throw error;
+  }
+}
+
+async function publishSteps(
+  options: PublishVersionOptions,
+  task: TaskProgress,
+): Promise<VersionPublishResult> {
   const { spec, log } = options;
   const prepared: PreparedPlatform[] = [];
   for (const entry of options.platforms) prepared.push(await preparePlatform(entry));
@@ -336,6 +359,7 @@ export async function publishVersion(options: PublishVersionOptions): Promise<Ve
 
   const context: PushContext = {
     options,
+    task,
     primary,
     keepLatest: cascade && (await newerPep440Release(options)),
     annotations: annotationsFor(spec, options.env ?? process.env),

@@ -2,7 +2,7 @@
 // printing and waiting. Node built-ins and @pkg/package only.
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { Logger } from "@pkg/common";
+import { type Logger, silentTasks } from "@pkg/common";
 import { createBundle } from "@pkg/package/bundle";
 
 /** Writes `files` (relative path to content) under `dir/name/` and bundles them into `dir/name.tar.zst`. */
@@ -23,6 +23,7 @@ export function recordingLogger(): { log: Logger; lines: string[] } {
     info: (message) => lines.push(message),
     warn: (message) => lines.push(`warning: ${message}`),
     progress: () => undefined,
+    tasks: silentTasks,
   };
   return { log, lines };
 }

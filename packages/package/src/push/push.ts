@@ -1,8 +1,16 @@
 import type { Logger } from "@pkg/common";
-import { type BlobPushOutcome, type Descriptor, MediaType, memoryBlob, type Target } from "@pkg/oci";
+import {
+  type BlobPushOutcome,
+  type BlobSource,
+  type Descriptor,
+  MediaType,
+  memoryBlob,
+  type Target,
+} from "@pkg/oci";
 import pLimit from "p-limit";
 import { type Metadata, serializeMetadata } from "../metadata/index.js";
 import { type PlatformKey, toOciPlatform } from "../platform/index.js";
+import { countedSource } from "./counted-source.js";
 import type { LocalLayer } from "./layer-args.js";
 import { canonicalJson, packageManifest } from "./manifest.js";
 import { cascadePublication } from "./publication.js";
@@ -24,6 +32,8 @@ export interface PushRequest {
    * with `publishTags`, e.g. once for all platforms of a version). Default true.
    */
   writeTags?: boolean;
+  /** Told the layer bytes read for upload so far and how many there are (progress). */
+  onBytes?: (sent: number, total: number) => void;
 }
 
 export interface LayerReuse {
@@ -48,6 +58,23 @@ export interface PushReport {
 /** Blobs uploaded at once: enough to overlap round trips, few enough not to compete for one link. */
 const BLOB_CONCURRENCY = 3;
 
+/** The layers' sources, counted for `onBytes` when the request asks for progress. */
+function layerSources(request: PushRequest): (at: number) => BlobSource {
+  const { onBytes, layers } = request;
+  if (onBytes === undefined) return (at) => (layers[at] as LocalLayer).source;
+  const total = layers.reduce((sum, layer) => sum + layer.source.size, 0);
+  const read = layers.map(() => 0);
+  let sent = 0;
+  onBytes(0, total);
+  return (at) =>
+    countedSource((layers[at] as LocalLayer).source, (bytes, restarted) => {
+      const before = read[at] as number;
+      read[at] = restarted ? 0 : before + bytes;
+      sent += (read[at] as number) - before;
+      onBytes(sent, total);
+    });
+}
+
 /**
  * Publishes one platform of a package: blobs first, then the manifest by digest, then each tag's
  * image index (named tag first, rolling tags after, unless `writeTags` is false), so no tag ever
@@ -69,11 +96,11 @@ export async function pushPackage(request: PushRequest): Promise<PushReport> {
   // the manifest does.
   await target.pushBlob(config);
   const limit = pLimit(BLOB_CONCURRENCY);
+  const source = layerSources(request);
   const layerDescriptors = await Promise.all(
-    request.layers.map((layer) =>
+    request.layers.map((layer, at) =>
       limit(async (): Promise<Descriptor> => {
-        log.progress(`${target.displayName}: layer ${layer.arg.path} (${layer.source.size} bytes)`);
-        const outcome = await target.pushBlob(layer.source, { mountFrom: layer.arg.mountFrom });
+        const outcome = await target.pushBlob(source(at), { mountFrom: layer.arg.mountFrom });
         count(outcome);
         log.info(`${target.displayName}: layer ${layer.source.digest.slice(0, 19)} ${outcome}`);
         return { mediaType: layer.mediaType, digest: layer.source.digest, size: layer.source.size };

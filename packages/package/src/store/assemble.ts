@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { buffer } from "node:stream/consumers";
-import { dataError, ExitCode, type Logger, PkgError } from "@pkg/common";
+import { dataError, describeError, ExitCode, type Logger, PkgError, silentTasks } from "@pkg/common";
 import { MediaType, parseManifestDocument } from "@pkg/oci";
 import { type EnvOs, type EnvPackage, expandPlaceholders } from "../exec/compose-env.js";
 import { writeLaunchers } from "../exec/write-launchers.js";
@@ -69,10 +69,21 @@ export async function assemblePackage(request: AssembleRequest): Promise<void> {
 
   await sweepStaleWork(store);
   const work = await makeWorkDir(store);
+  const task = (log?.tasks ?? silentTasks).start(`install ${identifier}`);
   try {
     const layers: string[] = [];
-    for (const layer of manifest.layers)
-      layers.push(await ensureLayer(store, target, layer, work, options.offline === true));
+    for (const [at, layer] of manifest.layers.entries()) {
+      const of = manifest.layers.length > 1 ? ` ${at + 1}/${manifest.layers.length}` : "";
+      layers.push(
+        await ensureLayer(store, target, layer, work, {
+          offline: options.offline === true,
+          fetching: () => task.state(`downloading layer${of}`),
+          onBytes: (received) => task.bytes(received, layer.size),
+          extracting: () => task.state(`extracting layer${of}`),
+        }),
+      );
+    }
+    task.state("assembling");
     const staging = join(work, "package");
     await mkdir(staging);
     const files = packageFiles(staging);
@@ -98,6 +109,10 @@ export async function assemblePackage(request: AssembleRequest): Promise<void> {
     const destination = packagePath(store, resolved.manifestDigest);
     await mkdir(dirname(destination), { recursive: true });
     await renameUnlessPresent(staging, destination);
+    task.done();
+  } catch (error) {
+    task.failed(describeError(error).line);
+    throw error;
   } finally {
     await removeTree(work);
   }

@@ -1,12 +1,34 @@
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { ExitCode, PkgError } from "@pkg/common";
 import type { Descriptor, TargetReader } from "@pkg/oci";
 import { extractBundle } from "../bundle/extract.js";
 import { layerPath, type Store } from "./home.js";
 import { removeTree } from "./remove-tree.js";
+
+/** How a layer is come by: whether fetching is allowed, and what progress hears of it. */
+export interface LayerSteps {
+  offline: boolean;
+  fetching?: () => void;
+  /** Bytes of the blob received so far. */
+  onBytes?: (received: number) => void;
+  extracting?: () => void;
+}
+
+/** A pass-through that tells `onBytes` the running count. */
+function byteCounter(onBytes: ((received: number) => void) | undefined): Transform {
+  let received = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      received += chunk.length;
+      onBytes?.(received);
+      callback(null, chunk);
+    },
+  });
+}
 
 /**
  * The directory layer `layer` is extracted in, `layers/<alg>/<hex>/`: extracted once. Otherwise
@@ -20,11 +42,11 @@ export async function ensureLayer(
   target: TargetReader,
   layer: Descriptor,
   work: string,
-  offline: boolean,
+  steps: LayerSteps,
 ): Promise<string> {
   const dir = layerPath(store, layer.digest);
   if (await isDirectory(dir)) return dir;
-  if (offline) {
+  if (steps.offline) {
     throw new PkgError(
       ExitCode.Unavailable,
       `layer ${layer.digest} of ${target.displayName} is not in the package store, and --offline forbids fetching it`,
@@ -32,8 +54,14 @@ export async function ensureLayer(
   }
   const hex = layer.digest.slice(layer.digest.indexOf(":") + 1);
   const file = join(work, `layer-${hex}`);
-  await pipeline(await target.fetchBlob(layer.digest, layer.size), createWriteStream(file));
+  steps.fetching?.();
+  await pipeline(
+    await target.fetchBlob(layer.digest, layer.size),
+    byteCounter(steps.onBytes),
+    createWriteStream(file),
+  );
   const tree = join(work, `tree-${hex}`);
+  steps.extracting?.();
   await extractBundle(file, tree, { expectedDigest: layer.digest });
   await rm(file);
   await mkdir(dirname(dir), { recursive: true });

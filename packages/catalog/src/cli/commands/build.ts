@@ -1,5 +1,5 @@
 import { Command } from "@commander-js/extra-typings";
-import { parseFormat, printJson, stderrLogger } from "@pkg/common";
+import { describeError, parseFormat, printJson, stderrLogger } from "@pkg/common";
 import { DEFAULT_CONFIG_FILE } from "../../config/default-file.js";
 
 export function buildCommand() {
@@ -32,14 +32,23 @@ Exit codes: 64 --out refused, 65 bad config or index data, 69 a source cannot be
         import("../../build/report.js"),
       ]);
       const logger = stderrLogger();
+      const task = logger.tasks.start(`build ${options.out}`);
+      let phase = "";
       const report = await buildCatalog({
         configPath: file,
         outDir: options.out,
         ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
         warn: (line) => logger.warn(line),
-        log: (line) => logger.progress(line),
+        log: (line) => {
+          phase = line;
+          task.state(line);
+        },
+        onPages: (done, added) => task.state(`${phase}: package pages ${done}/${added}`),
+      }).catch((error: unknown) => {
+        task.failed(describeError(error).line);
+        throw error;
       });
-      logger.info(summaryLine(report));
+      task.done(summaryLine(report));
       if (options.format === "json") printJson(report);
     });
 }

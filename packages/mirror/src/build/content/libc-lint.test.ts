@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${installPath} placeholders are the metadata under test
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ExitCode, type Logger, PkgError } from "@pkg/common";
+import { ExitCode, type Logger, PkgError, silentTasks } from "@pkg/common";
 import { parsePlatformKey } from "@pkg/package";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -176,7 +176,12 @@ describe("lintLibc", () => {
   test("libc_lint: false skips the check with a log line naming target and platform", async () => {
     await writeTree(dir.path, { "bin/tool": elf(GLIBC) });
     const lines: string[] = [];
-    const log: Logger = { info: (m) => lines.push(m), warn: (m) => lines.push(m), progress() {} };
+    const log: Logger = {
+      info: (m) => lines.push(m),
+      warn: (m) => lines.push(m),
+      progress() {},
+      tasks: silentTasks,
+    };
     await lintLibc(dir.path, binPath, "linux/amd64+libc.musl", { ...subject, enabled: false, log });
     expect(lines).toEqual([
       "libc_lint: false: skipping the libc check of registry.test/acme/tool linux/amd64+libc.musl",

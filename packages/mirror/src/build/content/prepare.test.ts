@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${installPath} placeholders are the metadata under test
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { type Logger, PkgError } from "@pkg/common";
+import { type Logger, PkgError, silentTasks } from "@pkg/common";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { buildElf } from "../../../test/support/elf-fixture.js";
@@ -84,7 +84,12 @@ describe("prepareContent", () => {
     expect((error as PkgError).message).toContain("the correct platform key is linux/amd64+libc.musl");
 
     const lines: string[] = [];
-    const log: Logger = { info: (m) => lines.push(m), warn: (m) => lines.push(m), progress() {} };
+    const log: Logger = {
+      info: (m) => lines.push(m),
+      warn: (m) => lines.push(m),
+      progress() {},
+      tasks: silentTasks,
+    };
     const prepared = await prepareContent({
       ...options,
       settings: { binScan: "auto", libcLint: false },

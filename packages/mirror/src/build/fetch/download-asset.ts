@@ -34,6 +34,8 @@ export interface DownloadDeps {
   timeoutMs?: number;
   /** Cuts the download off: the body stops being read (its connection closes) and the partial file goes. */
   signal?: AbortSignal;
+  /** Told the bytes received so far, and the length the answer declares (progress). */
+  onBytes?: (received: number, total?: number) => void;
 }
 
 export interface DownloadedAsset {
@@ -129,7 +131,15 @@ async function fetchTo(asset: UpstreamAsset, partial: string, plan: Verification
       (head) => {
         throwIfCancelled(asset, signal);
         if (head.status < 200 || head.status > 299) return undefined;
-        sink = new HashingFileSink(partial, algorithmsFor(plan));
+        const onBytes = deps.onBytes;
+        const declared = Number(head.headers["content-length"]);
+        const total = Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined;
+        onBytes?.(0, total);
+        sink = new HashingFileSink(
+          partial,
+          algorithmsFor(plan),
+          onBytes && ((received) => onBytes(received, total)),
+        );
         return sink;
       },
     );

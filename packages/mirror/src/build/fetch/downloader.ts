@@ -26,6 +26,8 @@ export interface DownloadTask {
   dest: string;
   /** Stops the download: a queued one never starts, a running one is cut off and its partial file removed. */
   signal?: AbortSignal;
+  /** Told the bytes received so far, and the declared length (progress). */
+  onBytes?: (received: number, total?: number) => void;
 }
 
 /** Downloads and verifies the assets of a run, at most `max_downloads` at once. */
@@ -61,6 +63,7 @@ export function createDownloader(options: DownloaderOptions): Downloader {
           maxBytes: options.maxBytes,
           timeoutMs: options.timeoutMs,
           signal: task.signal,
+          onBytes: task.onBytes,
         });
       }),
     get active() {

@@ -12,9 +12,13 @@ export class HashingFileSink extends Writable {
   private readonly hashes: DigestSet;
   private result: Map<DigestAlgorithm, string> | undefined;
 
+  #written = 0;
+
   constructor(
     private readonly path: string,
     algorithms: Iterable<DigestAlgorithm>,
+    /** Told the bytes written so far after each write (progress). */
+    private readonly onWritten?: (bytes: number) => void,
   ) {
     // room for the chunks that arrive during one write, which `_writev` then writes together
     // (one writev, no copy into a joined buffer)
@@ -34,7 +38,7 @@ export class HashingFileSink extends Writable {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.hashes.update(chunk);
-    writeAll(this.file as FileHandle, [chunk]).then(() => callback(), callback);
+    writeAll(this.file as FileHandle, [chunk]).then(() => this.#wrote(chunk.length, callback), callback);
   }
 
   override _writev(
@@ -42,8 +46,18 @@ export class HashingFileSink extends Writable {
     callback: (error?: Error | null) => void,
   ): void {
     const buffers = chunks.map(({ chunk }) => chunk);
-    for (const buffer of buffers) this.hashes.update(buffer);
-    writeAll(this.file as FileHandle, buffers).then(() => callback(), callback);
+    let bytes = 0;
+    for (const buffer of buffers) {
+      this.hashes.update(buffer);
+      bytes += buffer.length;
+    }
+    writeAll(this.file as FileHandle, buffers).then(() => this.#wrote(bytes, callback), callback);
+  }
+
+  #wrote(bytes: number, callback: () => void): void {
+    this.#written += bytes;
+    this.onWritten?.(this.#written);
+    callback();
   }
 
   override _final(callback: (error?: Error | null) => void): void {

@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Logger } from "@pkg/common";
+import { type Logger, silentTasks } from "@pkg/common";
 import { MemoryStore, openMemory, type Target } from "@pkg/oci";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 const logger = () => {
   const warnings: string[] = [];
-  const log: Logger = { info() {}, progress() {}, warn: (line) => warnings.push(line) };
+  const log: Logger = { info() {}, progress() {}, warn: (line) => warnings.push(line), tasks: silentTasks };
   return { log, warnings };
 };
 
