@@ -1,6 +1,5 @@
 import { ExitCode, type Logger, PkgError } from "@pkg/common";
-import { RunSigner } from "../publish/sign-published.js";
-import { openSpecSigner } from "../publish/sign-resolve.js";
+import type { RunSigner } from "../publish/sign-published.js";
 import type { SignSpec } from "../spec/sign.js";
 
 /**
@@ -14,6 +13,11 @@ export async function runSignerFor(
   log: Logger,
 ): Promise<RunSigner | undefined> {
   if (sign === undefined) return undefined;
+  // imported here: the signing libraries cost a push without `sign` a fifth of a second to load
+  const [{ openSpecSigner }, { RunSigner }] = await Promise.all([
+    import("../publish/sign-resolve.js"),
+    import("../publish/sign-published.js"),
+  ]);
   const signer = await openSpecSigner(sign, env);
   log.info(`signing with ${signer.description}`);
   return new RunSigner(signer, log);

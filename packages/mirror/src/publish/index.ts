@@ -19,5 +19,7 @@ export {
 } from "./publish-version.js";
 export type { PlatformBundle, PlatformFailedEarlier, VersionPlatform } from "./ready-platform.js";
 export { type PushRetryOptions, type RetryOutcome, withPushRetries } from "./retry.js";
-export { RunSigner } from "./sign-published.js";
-export { openSpecSigner, type ResolvedSigning, resolveSigning } from "./sign-resolve.js";
+// types only: the signing modules load the signing libraries, which a run without `sign` never needs
+// (cli/run-signer.ts imports them when the spec signs)
+export type { RunSigner } from "./sign-published.js";
+export type { ResolvedSigning } from "./sign-resolve.js";
