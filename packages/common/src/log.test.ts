@@ -44,6 +44,14 @@ describe("stderrLogger in plain mode (CI, pipes)", () => {
     expect(text()).not.toContain("\x1b");
   });
 
+  it("leaves no line for a quiet task, whose command reports its end itself", () => {
+    const { stream, text } = collector();
+    const log = stderrLogger({ stream, mode: "plain" });
+    log.tasks.start("build site", { quiet: true }).failed("cannot write");
+    log.tasks.start("build docs", { quiet: true }).done();
+    expect(text()).toBe("");
+  });
+
   it("keeps secrets out of task lines", () => {
     const { stream, text } = collector();
     const log = stderrLogger({ stream, mode: "plain" });

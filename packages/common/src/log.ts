@@ -77,7 +77,7 @@ export function stderrLogger(options: StderrLoggerOptions = {}): Logger {
       }
     },
     ended: (end) => {
-      if (options.quiet && end.outcome !== "failed") return;
+      if (end.quiet || (options.quiet && end.outcome !== "failed")) return;
       write(endLine(end));
     },
   });

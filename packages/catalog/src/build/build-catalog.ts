@@ -51,7 +51,10 @@ export interface BuildOptions {
   /** The cache of url sources, and of build memos (default `$XDG_CACHE_HOME/pkg-catalog`). */
   cacheDir?: string;
   warn?: (line: string) => void;
+  /** The build's phases ("reading 2 sources"), for progress. */
   log?: (line: string) => void;
+  /** What the user should know that is not a warning (an earlier build's update finished first). */
+  info?: (line: string) => void;
   /** Told how many package pages are done (rendered or kept) of those so far added. */
   onPages?: (done: number, added: number) => void;
   /** Memos kept in memory (dev) instead of the cache directory. */
@@ -307,7 +310,7 @@ async function build(options: BuildOptions): Promise<BuildReport> {
     options.state === undefined &&
     finishInterruptedCommit(memoFile(memoDir, existing), existing)
   )
-    log(`finished the update of ${outDir} that an earlier build left midway`);
+    (options.info ?? log)(`finished the update of ${outDir} that an earlier build left midway`);
   // the files the memo records are checked from here on, beside the rest
   const identities =
     existing !== undefined && options.state === undefined

@@ -27,8 +27,14 @@ describe("ProgressBoard", () => {
     const snapshot = board.snapshot();
     expect(snapshot).toMatchObject({ total: 3, done: 1, failed: 1, running: [] });
     expect(ends).toEqual([
-      { name: "1.0.0 linux/amd64", outcome: "done", detail: "bundled", seconds: 2.5 },
-      { name: "1.0.0 linux/arm64", outcome: "failed", detail: "asset x: HTTP 404", seconds: 2.5 },
+      { name: "1.0.0 linux/amd64", quiet: false, outcome: "done", detail: "bundled", seconds: 2.5 },
+      {
+        name: "1.0.0 linux/arm64",
+        quiet: false,
+        outcome: "failed",
+        detail: "asset x: HTTP 404",
+        seconds: 2.5,
+      },
     ]);
   });
 

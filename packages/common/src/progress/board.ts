@@ -21,7 +21,8 @@ export interface TaskProgress {
 /** Where a command's tasks are counted: `expect` raises the total, `start` begins one. */
 export interface TaskBoard {
   expect(count: number): void;
-  start(name: string): TaskProgress;
+  /** `quiet`: its end leaves no line (a command's one task, whose end the command reports itself). */
+  start(name: string, options?: { quiet?: boolean }): TaskProgress;
 }
 
 export interface RunningTask {
@@ -44,6 +45,8 @@ export interface BoardSnapshot {
 
 export interface TaskEnd {
   name: string;
+  /** The task asked to end without a line. */
+  quiet: boolean;
   outcome: "done" | "failed" | "stopped";
   /** The note of a finished task, the reason of a failed one. */
   detail?: string;
@@ -68,6 +71,7 @@ class Task implements TaskProgress {
 
   constructor(
     readonly name: string,
+    readonly quiet: boolean,
     private readonly board: ProgressBoard,
   ) {
     this.startedAt = board.now();
@@ -133,8 +137,8 @@ export class ProgressBoard implements TaskBoard {
     this.changed();
   }
 
-  start(name: string): TaskProgress {
-    const task = new Task(name, this);
+  start(name: string, options: { quiet?: boolean } = {}): TaskProgress {
+    const task = new Task(name, options.quiet === true, this);
     this.#running.add(task);
     this.changed();
     return task;
@@ -156,7 +160,13 @@ export class ProgressBoard implements TaskBoard {
     else if (outcome === "failed") this.#failed++;
     else this.#stopped++;
     const seconds = (this.now() - task.startedAt) / 1000;
-    this.#listeners.ended({ name: task.name, outcome, seconds, ...(detail === undefined ? {} : { detail }) });
+    this.#listeners.ended({
+      name: task.name,
+      quiet: task.quiet,
+      outcome,
+      seconds,
+      ...(detail === undefined ? {} : { detail }),
+    });
     this.changed();
   }
 

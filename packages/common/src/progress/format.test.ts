@@ -50,13 +50,19 @@ describe("status text", () => {
   });
 
   it("says how a task ended", () => {
-    expect(endLine({ name: "1.0.0 linux/amd64", outcome: "done", detail: "bundled", seconds: 3.14 })).toBe(
-      "done 1.0.0 linux/amd64 in 3.1 s (bundled)",
-    );
-    expect(endLine({ name: "1.0.0 linux/arm64", outcome: "failed", detail: "HTTP 404", seconds: 0.5 })).toBe(
-      "failed 1.0.0 linux/arm64: HTTP 404 (after 0.5 s)",
-    );
-    expect(endLine({ name: "1.1.0 linux/amd64", outcome: "stopped", seconds: 0.21 })).toBe(
+    expect(
+      endLine({ name: "1.0.0 linux/amd64", quiet: false, outcome: "done", detail: "bundled", seconds: 3.14 }),
+    ).toBe("done 1.0.0 linux/amd64 in 3.1 s (bundled)");
+    expect(
+      endLine({
+        name: "1.0.0 linux/arm64",
+        quiet: false,
+        outcome: "failed",
+        detail: "HTTP 404",
+        seconds: 0.5,
+      }),
+    ).toBe("failed 1.0.0 linux/arm64: HTTP 404 (after 0.5 s)");
+    expect(endLine({ name: "1.1.0 linux/amd64", quiet: false, outcome: "stopped", seconds: 0.21 })).toBe(
       "stopped 1.1.0 linux/amd64 after 0.2 s",
     );
   });

@@ -32,13 +32,15 @@ Exit codes: 64 --out refused, 65 bad config or index data, 69 a source cannot be
         import("../../build/report.js"),
       ]);
       const logger = stderrLogger();
-      const task = logger.tasks.start(`build ${options.out}`);
+      // the summary line and the error say how the build ended
+      const task = logger.tasks.start(`build ${options.out}`, { quiet: true });
       let phase = "";
       const report = await buildCatalog({
         configPath: file,
         outDir: options.out,
         ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
         warn: (line) => logger.warn(line),
+        info: (line) => logger.info(line),
         log: (line) => {
           phase = line;
           task.state(line);
@@ -48,7 +50,8 @@ Exit codes: 64 --out refused, 65 bad config or index data, 69 a source cannot be
         task.failed(describeError(error).line);
         throw error;
       });
-      task.done(summaryLine(report));
+      task.done();
+      logger.info(summaryLine(report));
       if (options.format === "json") printJson(report);
     });
 }
