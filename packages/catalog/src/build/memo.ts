@@ -75,15 +75,27 @@ type PackageJson = Omit<MemoPackage, "files"> & { objects: string[] };
 /** The package's line as loaded: written again as it is while a build keeps the same entry there. */
 const packageLines = new WeakMap<MemoPackage, { index: number; line: string }>();
 
-const objectName = /^[0-9a-f]{64}\.[a-z]+$/;
-
-/** The key an index file's path implies (content-addressed objects), else undefined. */
-function impliedKey(path: string): string | undefined {
+/**
+ * Whether `key` is the one `path` implies, without building strings: at 100,000 files a memo's
+ * load and save did little else. `key` is a digest this module wrote, so its 64 characters after
+ * `sha256:` are hex; the name must start with them and a dot, in an `o/sha256` directory.
+ */
+function impliesKey(path: string, key: string): boolean {
   const at = path.lastIndexOf("/");
-  const name = path.slice(at + 1);
-  return objectName.test(name) && path.slice(0, at).endsWith("/o/sha256")
-    ? `sha256:${name.slice(0, 64)}`
-    : undefined;
+  return (
+    key.length === 71 &&
+    key.startsWith("sha256:") &&
+    path.length > at + 66 &&
+    path.charCodeAt(at + 65) === 46 &&
+    path.startsWith(key.slice(7), at + 1) &&
+    path.endsWith("/o/sha256", at)
+  );
+}
+
+/** The key of a file the memo saved with an empty key: the one its path implies (see saveMemo). */
+function savedImpliedKey(path: string): string {
+  const at = path.lastIndexOf("/");
+  return `sha256:${path.slice(at + 1, at + 65)}`;
 }
 
 function packageToJson(key: string, memo: MemoPackage): PackageJson | undefined {
@@ -91,7 +103,7 @@ function packageToJson(key: string, memo: MemoPackage): PackageJson | undefined 
   const prefix = `p/${key}/o/sha256/`;
   for (const [path, fileKey] of memo.files) {
     if (path === `p/${key}.json` && `sha256:${fileKey}` === memo.digest) continue;
-    if (!path.startsWith(prefix) || fileKey !== impliedKey(path)) return undefined;
+    if (!path.startsWith(prefix) || !impliesKey(path, fileKey)) return undefined;
     objects.push(path.slice(prefix.length));
   }
   const { files: _files, ...rest } = memo;
@@ -157,8 +169,8 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
     const files = new Map<string, MemoFile>();
     for (let i = 0; i < header.files; i++) {
       const path = paths[i] as string;
-      const key = keys[i] === "" ? impliedKey(path) : keys[i];
-      if (key === undefined) return undefined;
+      // only a path that implies its key is saved with an empty one
+      const key = keys[i] === "" ? savedImpliedKey(path) : (keys[i] as string);
       files.set(path, { key, ident: [idents[3 * i] ?? 0, idents[3 * i + 1] ?? 0, idents[3 * i + 2] ?? 0] });
     }
     const sources = new Map<number, Map<string, MemoPackage>>();
@@ -220,7 +232,7 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
     if (ident === undefined || key === "") continue;
     idents.set(ident, paths.length * 3);
     paths.push(path);
-    keys.push(impliedKey(path) === key ? "" : key);
+    keys.push(impliesKey(path, key) ? "" : key);
   }
   const pathText = paths.join("\n");
   const keyText = keys.join("\n");
