@@ -52,6 +52,8 @@ describe("pkg exec from a registry", () => {
     // package's own (self) environment: its private entry set, the dependency's public one too
     expect(result.stdout).toBe("pyfake -m app x y z private=p mode=on\n");
     expect(result.stderr).toContain(`installing ${fixture.app}`);
+    // piped: the install of each package (the app and its two dependencies) ends with one line
+    expect(result.stderr.match(/^done install \S+ in \d+\.\d s$/gm)).toHaveLength(3);
 
     const noCommand = await exec(home, [fixture.app]);
     expect(noCommand.code, noCommand.stderr).toBe(0);
