@@ -1,6 +1,16 @@
 import { Transform } from "node:stream";
 import type { BlobSource } from "@pkg/oci";
 
+/** A pass-through that tells `onChunk` the size of every chunk going through it (progress). */
+export function byteCounter(onChunk: (bytes: number) => void): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      onChunk(chunk.length);
+      callback(null, chunk);
+    },
+  });
+}
+
 /**
  * `source` with its bytes counted as the upload reads them: `onRead` is told how many more were
  * read. A retried upload opens the source again and counts again from its start, so the caller
@@ -22,12 +32,7 @@ export function countedSource(
         onRead(opened.length, false);
         return opened;
       }
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          onRead(chunk.length, false);
-          callback(null, chunk);
-        },
-      });
+      const counter = byteCounter((bytes) => onRead(bytes, false));
       opened.on("error", (error: Error) => counter.destroy(error));
       counter.on("close", () => {
         // the reader gave up early (a retried send): the file behind it closes too

@@ -1,11 +1,11 @@
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { ExitCode, PkgError } from "@pkg/common";
 import type { Descriptor, TargetReader } from "@pkg/oci";
 import { extractBundle } from "../bundle/extract.js";
+import { byteCounter } from "../push/counted-source.js";
 import { layerPath, type Store } from "./home.js";
 import { removeTree } from "./remove-tree.js";
 
@@ -16,18 +16,6 @@ export interface LayerSteps {
   /** Bytes of the blob received so far. */
   onBytes?: (received: number) => void;
   extracting?: () => void;
-}
-
-/** A pass-through that tells `onBytes` the running count. */
-function byteCounter(onBytes: ((received: number) => void) | undefined): Transform {
-  let received = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      received += chunk.length;
-      onBytes?.(received);
-      callback(null, chunk);
-    },
-  });
 }
 
 /**
