@@ -43,11 +43,12 @@ export async function ensureLayer(
   const hex = layer.digest.slice(layer.digest.indexOf(":") + 1);
   const file = join(work, `layer-${hex}`);
   steps.fetching?.();
-  await pipeline(
-    await target.fetchBlob(layer.digest, layer.size),
-    byteCounter(steps.onBytes),
-    createWriteStream(file),
-  );
+  let received = 0;
+  const counter = byteCounter((bytes) => {
+    received += bytes;
+    steps.onBytes?.(received);
+  });
+  await pipeline(await target.fetchBlob(layer.digest, layer.size), counter, createWriteStream(file));
   const tree = join(work, `tree-${hex}`);
   steps.extracting?.();
   await extractBundle(file, tree, { expectedDigest: layer.digest });
