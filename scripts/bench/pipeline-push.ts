@@ -13,6 +13,7 @@ import type { PlanDocument } from "../../packages/mirror/src/pipeline/documents/
 import type { RunSummary } from "../../packages/mirror/src/pipeline/documents/run-summary.js";
 import { type ForgeRelease, forgeRelease, startForge } from "../../packages/mirror/test/support/forge.js";
 import { median, repoRoot, timedRun } from "./measure.js";
+import { platformSlug as slug } from "./sync-assets.js";
 
 const mirrorBin = join(repoRoot, "packages/mirror/bin/pkg-mirror.js");
 
@@ -20,7 +21,7 @@ const RECIPE = "pipeline-push v1";
 const REPO = "acme/tool";
 const VERSION = "1.0.0";
 /** The version's platforms, each a different incompressible binary of `PAYLOAD_BYTES`. */
-export const PIPELINE_PLATFORMS = [
+const PIPELINE_PLATFORMS = [
   "linux/amd64",
   "linux/arm64",
   "darwin/amd64",
@@ -29,8 +30,6 @@ export const PIPELINE_PLATFORMS = [
   "linux/386",
 ];
 const PAYLOAD_BYTES = 30e6;
-
-const slug = (platform: string) => platform.replace("/", "-");
 
 /** One prepared version: the work directory the pipeline ran in, and what push pushes of it. */
 interface PreparedRelease {
