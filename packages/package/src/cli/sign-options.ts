@@ -5,6 +5,8 @@ import { parseKeyRef } from "../sign/key-ref.js";
 import type { SignMode } from "../sign/signer.js";
 import type { VerifyPolicy } from "../sign/verify-layer.js";
 
+import { asksVerification } from "./verify-help.js";
+
 export { trustedRootHelp, verifyRefusalHelp } from "./verify-help.js";
 
 export interface SignFlags {
@@ -96,8 +98,7 @@ export async function manifestVerifier(
   flags: VerifyRefusalFlags,
   env: NodeJS.ProcessEnv,
 ): Promise<((target: TargetReader, digest: string, label: string) => Promise<void>) | undefined> {
-  if (flags.verifyKey === undefined && flags.verifyIdentity === undefined && flags.verifyIssuer === undefined)
-    return undefined;
+  if (!asksVerification(flags)) return undefined;
   const policy = await verifyPolicyOf(
     {
       key: flags.verifyKey,

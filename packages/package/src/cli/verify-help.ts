@@ -10,3 +10,14 @@ export const verifyRefusalHelp = {
     "refuse the package unless a keyless signature of its manifest holds for exactly this identity (with --verify-issuer)",
   issuer: "the OIDC issuer --verify-identity must come from",
 } as const;
+
+/** Whether the verify flags ask for a signature check at all (`--trusted-root` alone does not). */
+export function asksVerification(flags: {
+  verifyKey?: string;
+  verifyIdentity?: string;
+  verifyIssuer?: string;
+}): boolean {
+  return (
+    flags.verifyKey !== undefined || flags.verifyIdentity !== undefined || flags.verifyIssuer !== undefined
+  );
+}

@@ -1,5 +1,5 @@
 import { isPkgError } from "@pkg/common";
-import { parseReference } from "@pkg/oci";
+import { parseReference } from "@pkg/oci/documents";
 import { type Checker, child } from "./checker.js";
 import { DEPENDENCY_VISIBILITIES, type Dependency } from "./model.js";
 

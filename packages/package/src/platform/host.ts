@@ -1,5 +1,6 @@
 import { ExitCode, PkgError } from "@pkg/common";
 import type { Platform } from "@pkg/oci";
+import { hostLibc } from "./host-libc.js";
 import { type LibcFlavor, libcOf, parsePlatformKey } from "./key.js";
 
 /** The machine a package is pulled for. */
@@ -134,10 +135,4 @@ export function formatHost(host: HostPlatform): string {
   const base = `${host.os}/${host.architecture}${host.variant ? `/${host.variant}` : ""}`;
   if (host.libc === undefined) return base;
   return host.libcRequired ? `${base}+libc.${host.libc}` : `${base} (host libc ${host.libc})`;
-}
-
-/** glibc reports its runtime version in Node's diagnostic report; musl does not. */
-function hostLibc(): LibcFlavor {
-  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
-  return report?.header?.glibcVersionRuntime ? "glibc" : "musl";
 }

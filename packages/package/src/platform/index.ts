@@ -1,4 +1,11 @@
 export {
+  type ByteSource,
+  type ElfInterpreter,
+  elfInterpreter,
+  elfInterpreterSync,
+  type SyncByteSource,
+} from "./elf.js";
+export {
   dependencyHost,
   detectHostPlatform,
   formatHost,
@@ -8,6 +15,7 @@ export {
   runningLibc,
   selectPlatformEntry,
 } from "./host.js";
+export { executableLibc, libcOfLoader } from "./host-libc.js";
 export {
   LIBC_FLAVORS,
   type LibcFlavor,

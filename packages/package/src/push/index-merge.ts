@@ -1,4 +1,10 @@
-import { type Descriptor, type ImageIndex, MediaType, type Platform, parseManifestDocument } from "@pkg/oci";
+import {
+  type Descriptor,
+  type ImageIndex,
+  MediaType,
+  type Platform,
+  parseManifestDocument,
+} from "@pkg/oci/documents";
 import { PackageMediaType } from "../media-types.js";
 
 /** Platform equality for "replace the entry with an equal platform" (features compared as sets). */

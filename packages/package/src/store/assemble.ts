@@ -36,7 +36,7 @@ export interface AssembleRequest {
 export async function assemblePackage(request: AssembleRequest): Promise<void> {
   const { options, resolved, identifier } = request;
   const { store, log } = options;
-  const target = resolved.opened.target;
+  const target = await resolved.opened.target();
   const what = `${target.displayName}@${resolved.manifestDigest}`;
   const manifestBytes = await loadManifestBytes(options, resolved.opened, resolved.manifestDigest);
   const doc = parseManifestDocument(manifestBytes, what);

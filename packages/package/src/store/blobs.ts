@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { dataError } from "@pkg/common";
-import { parseDigest } from "@pkg/oci";
+import { parseDigest } from "@pkg/oci/documents";
 import { writeAtomically } from "../bundle/atomic-output.js";
 import { blobPath, type Store } from "./home.js";
 

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { dataError } from "@pkg/common";
-import { parseDigest } from "@pkg/oci";
+import { parseDigest } from "@pkg/oci/documents";
 
 /** A local package store: the directory `$PKG_HOME` (default `~/.pkg`). See README.md here for its layout. */
 export interface Store {

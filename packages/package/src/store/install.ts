@@ -39,7 +39,7 @@ async function install(
   const digest = resolved.manifestDigest;
   if (chain.length === 0 && options.verifyManifest) {
     const label = `${identifier}${resolved.platform ? ` (${resolved.platform})` : ""}`;
-    await options.verifyManifest(resolved.opened.target, digest, label);
+    await options.verifyManifest(await resolved.opened.target(), digest, label);
   }
   const installed = await readInstalled(options.store, digest);
   if (installed) return installed;

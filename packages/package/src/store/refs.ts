@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { isDigest } from "@pkg/oci";
+import { isDigest } from "@pkg/oci/documents";
 import { writeAtomically } from "../bundle/atomic-output.js";
 import { refPath, type Store } from "./home.js";
 

@@ -39,9 +39,9 @@ export async function loadManifestBytes(
 ): Promise<Buffer> {
   const stored = await readBlob(options.store, digest);
   if (stored) return stored;
-  const what = `${opened.target.displayName}@${digest}`;
+  const what = `${opened.displayName}@${digest}`;
   if (options.offline) throw notStored(what);
-  const fetched = await opened.target.fetchManifest(digest);
+  const fetched = await (await opened.target()).fetchManifest(digest);
   if (!fetched) throw dataError(`${what} not found`);
   await writeBlob(options.store, digest, fetched.bytes);
   return fetched.bytes;
@@ -55,7 +55,7 @@ export async function loadManifestBytes(
  */
 export async function resolveManifest(options: SourceOptions, identifier: string): Promise<ResolvedManifest> {
   const opened = openInSource(options.source, identifier);
-  const name = opened.target.displayName;
+  const name = opened.displayName;
   let top = opened.digest;
   if (top === undefined) {
     const tag = opened.tag ?? "latest";
@@ -68,7 +68,7 @@ export async function resolveManifest(options: SourceOptions, identifier: string
           `${name}:${tag} was never resolved with this package store; run once without --offline`,
         );
     } else {
-      const fetched = await opened.target.fetchManifest(tag);
+      const fetched = await (await opened.target()).fetchManifest(tag);
       if (!fetched) throw dataError(`${name}:${tag} not found`);
       top = fetched.descriptor.digest;
       await writeBlob(options.store, top, fetched.bytes);

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Command } from "@commander-js/extra-typings";
-import { usageError } from "@pkg/common";
 import type { ChildOutcome } from "../../exec/run.js";
 import { trustedRootHelp, verifyRefusalHelp } from "../verify-help.js";
 
@@ -50,39 +49,9 @@ Examples:
     )
     .action(async (ref, command, options) => {
       // loaded here, not at start-up: `pkg exec` is run in loops, every other command pays nothing for it
-      const [{ stderrLogger }, { manifestVerifier }, platform, store, exec] = await Promise.all([
-        import("@pkg/common"),
-        import("../sign-options.js"),
-        import("../../platform/host.js"),
-        import("../../store/index.js"),
-        import("../../exec/index.js"),
-      ]);
-      const host =
-        options.platform === undefined
-          ? platform.detectHostPlatform()
-          : platform.hostFromPlatformKey(options.platform);
-      const os = exec.hostEnvOs();
-      const verify = await manifestVerifier(options, process.env);
-      if (verify && options.offline === true)
-        throw usageError(
-          "--verify-key/--verify-identity read signatures from the registry: not with --offline",
-        );
-      const installed = await store.installPackage(ref, {
-        store: store.openStore(),
-        source:
-          options.layout === undefined ? { kind: "registry" } : { kind: "layout", root: options.layout },
-        host,
-        offline: options.offline === true,
-        log: stderrLogger(),
-        os,
-        ...(verify ? { verifyManifest: verify } : {}),
-      });
-      const plan = await exec.planExec(installed, command, process.env, os);
-      const outcome = await exec.runForwardingSignals(plan.command.path, plan.args, {
-        env: plan.env,
-        argv0: plan.argv0,
-      });
-      await endLikeChild(outcome, exec.exitStatusOf(outcome));
+      const { execPackage } = await import("../../exec/exec-package.js");
+      const { outcome, status } = await execPackage(ref, command, options);
+      await endLikeChild(outcome, status);
     });
 }
 
