@@ -1,7 +1,15 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { ExitCode, PkgError } from "@pkg/common";
-import { type ImageIndex, MemoryStore, openMemory, sha256Digest } from "@pkg/oci";
+import {
+  type BlobSource,
+  type ImageIndex,
+  MemoryStore,
+  openMemory,
+  sha256Digest,
+  type Target,
+} from "@pkg/oci";
 import { defaultMetadata } from "@pkg/package";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -125,6 +133,63 @@ describe("publishVersion", () => {
     };
     const digests = await Promise.all([amd64, arm64].map(async (path) => sha256Digest(await readFile(path))));
     expect(manifest.layers?.map((l) => l.digest)).toEqual(digests);
+  });
+
+  test("the platforms before the last are pushed side by side, the last once they are in; results in the version's order", async () => {
+    const i386 = await makeBundle(temp.path, "386", { "bin/tool": "#!/bin/sh\necho 386\n" });
+    const bundles = [amd64, arm64, i386];
+    const layers = await Promise.all(bundles.map(async (path) => sha256Digest(await readFile(path))));
+    // the first layer upload waits for another to start: pushed one platform at a time, none
+    // would, and it goes on after 20 s (the test then fails on `released`, not on a timeout)
+    const events: string[] = [];
+    let anotherStarted = () => {};
+    const another = new Promise<string>((resolve) => {
+      anotherStarted = () => resolve("by another upload");
+    });
+    let released: string | undefined;
+    const inner = repo("side-by-side");
+    const target = new Proxy(inner, {
+      get(real, key) {
+        if (key === "pushBlob")
+          return async (source: BlobSource, options?: Parameters<Target["pushBlob"]>[1]) => {
+            const at = layers.indexOf(source.digest);
+            if (at >= 0) {
+              events.push(`layer ${at}`);
+              if (released === undefined) {
+                released = "waiting";
+                released = await Promise.race([another, delay(20_000, "after 20 s")]);
+              } else anotherStarted();
+            }
+            return real.pushBlob(source, options);
+          };
+        if (key === "pushManifest")
+          return async (...args: Parameters<Target["pushManifest"]>) => {
+            if (args[2] === undefined) events.push("manifest");
+            return real.pushManifest(...args);
+          };
+        const value = Reflect.get(real, key, real);
+        return typeof value === "function" ? value.bind(real) : value;
+      },
+    });
+    const published = await run("side-by-side", {
+      target,
+      platforms: ["linux/amd64", "linux/arm64", "linux/386"].map((platform, i) => ({
+        platform,
+        layers: [bundles[i] as string],
+        metadata: defaultMetadata(),
+      })),
+    }).result;
+    expect(released).toBe("by another upload");
+    // the last platform's layer goes up after the other two manifests are in
+    expect(events.slice(-2)).toEqual(["layer 2", "manifest"]);
+    expect(events.filter((e) => e === "manifest")).toHaveLength(3);
+    expect(published.platforms.map((p) => [p.platform, p.status])).toEqual([
+      ["linux/amd64", "pushed"],
+      ["linux/arm64", "pushed"],
+      ["linux/386", "pushed"],
+    ]);
+    expect(published.cascade_tags_written).toEqual(["1.2.3", "1.2", "1", "latest"]);
+    expect(platformsOf(await indexAt("side-by-side", "latest"))).toEqual(["386", "amd64", "arm64"]);
   });
 
   test("cascade: false publishes the primary tag only", async () => {

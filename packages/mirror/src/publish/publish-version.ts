@@ -3,6 +3,7 @@ import { describeError, type ExitCode, type Logger, type TaskProgress } from "@p
 import type { Target } from "@pkg/oci";
 import { parseTag } from "@pkg/package";
 import { type LayerReuse, publishTags, pushPackage } from "@pkg/package/push";
+import pLimit from "p-limit";
 import { recordedVersions } from "../plan/record-tags.js";
 import { compareVersionTexts, isPep440Only } from "../plan/version-order.js";
 import { isPrerelease as isPep440Prerelease, parseVersion as parsePep440 } from "../python/pep440.js";
@@ -146,10 +147,55 @@ function failed(
   };
 }
 
+/**
+ * Platforms of a version pushed at once (all but the last, which writes the version's tags once
+ * they are in): one platform's round trips and registry-side work overlap another's upload.
+ */
+const PLATFORM_CONCURRENCY = 3;
+
+/** The version's progress over the platforms being pushed: their keys, and their bytes summed. */
+class PlatformsProgress {
+  readonly #pushing = new Map<string, { sent: number; total: number }>();
+  constructor(readonly task: TaskProgress) {}
+
+  start(platform: string): void {
+    this.#pushing.set(platform, { sent: 0, total: 0 });
+    this.#show();
+  }
+
+  bytes(platform: string, sent: number, total: number): void {
+    const counted = this.#pushing.get(platform);
+    if (counted === undefined) return;
+    counted.sent = sent;
+    counted.total = total;
+    this.#sum();
+  }
+
+  end(platform: string): void {
+    this.#pushing.delete(platform);
+    if (this.#pushing.size > 0) this.#show();
+  }
+
+  #show(): void {
+    this.task.state(`pushing ${[...this.#pushing.keys()].join(", ")}`);
+    this.#sum();
+  }
+
+  #sum(): void {
+    let sent = 0;
+    let total = 0;
+    for (const counted of this.#pushing.values()) {
+      sent += counted.sent;
+      total += counted.total;
+    }
+    this.task.bytes(sent, total);
+  }
+}
+
 interface PushContext {
   options: PublishVersionOptions;
-  /** The version's progress: which platform is being pushed, and its bytes. */
-  task: TaskProgress;
+  /** The version's progress: which platforms are being pushed, and their bytes. */
+  progress: PlatformsProgress;
   primary: string;
   /** `latest` stays where it is (see `newerPep440Release`). */
   keepLatest: boolean;
@@ -210,13 +256,14 @@ async function pushPlatform(
   tagging?: Tagging,
 ): Promise<PushedPlatform> {
   const { log } = context.options;
+  const { progress } = context;
   const outcome = await retried(
     context,
     `${context.primary} (${platform.platform})`,
     async (attemptTarget) => {
-      context.task.state(`pushing ${platform.platform}`);
+      progress.start(platform.platform);
       const pushed = await pushPackage({
-        onBytes: (sent, total) => context.task.bytes(sent, total),
+        onBytes: (sent, total) => progress.bytes(platform.platform, sent, total),
         target: attemptTarget,
         tag: context.primary,
         platform: platform.key,
@@ -228,9 +275,10 @@ async function pushPlatform(
         writeTags: false,
       });
       const manifest = { platform: platform.key, entry: pushed.entry };
+      progress.end(platform.platform);
       if (!tagging) return { pushed, manifest };
       const entries = [...tagging.earlier, manifest];
-      context.task.state("tagging");
+      progress.task.state("tagging");
       return {
         pushed,
         manifest,
@@ -239,6 +287,7 @@ async function pushPlatform(
     },
   );
   if (!outcome.ok) {
+    progress.end(platform.platform);
     log.warn(outcome.error.message);
     return { result: failed(platform.platform, outcome.attempts, outcome.error) };
   }
@@ -304,11 +353,12 @@ function incompleteness(notReady: readonly string[], carried: CarriedEntries): s
 }
 
 /**
- * Pushes one version: each platform's blobs and manifest, one platform at a time, each push
- * retried per `concurrency.max_retries`; then each of the version's tags once for all its
- * platforms, the primary tag first and the exact tag last. Rolling tags only when `cascade` is on
- * and the version is whole: every platform of this run pushed and every `carried` platform (one
- * an earlier run published) still there; they then hold the carried platforms' manifests too.
+ * Pushes one version: each platform's blobs and manifest, a few platforms at a time and the last
+ * once the others are in, each push retried per `concurrency.max_retries`; then each of the
+ * version's tags once for all its platforms, the primary tag first and the exact tag last.
+ * Rolling tags only when `cascade` is on and the version is whole: every platform of this run
+ * pushed and every `carried` platform (one an earlier run published) still there; they then hold
+ * the carried platforms' manifests too.
  * Otherwise the green platforms get the primary tag alone. With nothing to push but carried
  * platforms, the version's tags are written for them under `primaryTag`, its newest primary tag:
  * the run that pushed them failed elsewhere, or was killed while tagging.
@@ -359,29 +409,31 @@ async function publishSteps(
 
   const context: PushContext = {
     options,
-    task,
+    progress: new PlatformsProgress(task),
     primary,
     keepLatest: cascade && (await newerPep440Release(options)),
     annotations: annotationsFor(spec, options.env ?? process.env),
     maxRetries: spec.concurrency?.max_retries ?? defaultConcurrency(1).max_retries,
   };
   const lastReady = prepared.findLastIndex((p) => p.ready);
-  const pushed: PushedPlatform[] = [];
-  for (const [i, platform] of prepared.entries()) {
-    if (!platform.ready) {
-      pushed.push({ result: failed(platform.platform, 0, platform) });
-      continue;
-    }
-    const earlier = manifestsOf(pushed);
-    // rolling tags only when every platform of the version made it this far; they carry the
-    // platforms earlier runs published
-    const whole = cascade && earlier.length === i;
-    const tagging =
-      i === lastReady
-        ? { earlier: whole ? [...carried.entries, ...earlier] : earlier, cascade: whole }
-        : undefined;
-    pushed.push(await pushPlatform(platform, context, tagging));
+  // every ready platform but the last a few at a time, in the version's order in the results
+  const limit = pLimit(PLATFORM_CONCURRENCY);
+  const slots: Array<PushedPlatform | undefined> = await Promise.all(
+    prepared.map((platform, i) => {
+      if (!platform.ready) return { result: failed(platform.platform, 0, platform) };
+      return i === lastReady ? undefined : limit(() => pushPlatform(platform, context));
+    }),
+  );
+  const last = prepared[lastReady];
+  if (last?.ready) {
+    const earlier = manifestsOf(slots.slice(0, lastReady).filter((p) => p !== undefined));
+    // rolling tags only when every platform before the last made it; they carry the platforms
+    // earlier runs published
+    const whole = cascade && earlier.length === lastReady;
+    const tagging = { earlier: whole ? [...carried.entries, ...earlier] : earlier, cascade: whole };
+    slots[lastReady] = await pushPlatform(last, context, tagging);
   }
+  const pushed = slots.filter((p) => p !== undefined);
   const moveRolling = cascade && pushed.every((p) => p.manifest !== undefined);
   const withCarried = moveRolling ? carried.entries : [];
   const tagged = pushed.find((p) => p.tags !== undefined)?.tags;
