@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { Command } from "@commander-js/extra-typings";
 import type { ChildOutcome } from "../../exec/run.js";
 import { trustedRootHelp, verifyRefusalHelp } from "../verify-help.js";
@@ -80,7 +79,7 @@ async function endLikeChild(outcome: ChildOutcome, status: number): Promise<neve
   if ("signal" in outcome && RAISABLE.has(outcome.signal)) {
     process.kill(process.pid, outcome.signal);
     // a signal to oneself may be delivered a moment later
-    await sleep(500);
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
   process.exit(status);
 }
