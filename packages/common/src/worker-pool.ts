@@ -1,4 +1,8 @@
-import { parentPort, Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+
+/** Loaded when a pool starts or serves: every bin imports this module, few start a worker. */
+const workerThreads = () => process.getBuiltinModule("node:worker_threads");
+
 import { describeError, isPkgError, PkgError } from "./errors.js";
 import { ExitCode } from "./exit-codes.js";
 
@@ -162,7 +166,7 @@ export function createWorkerPool<Request, Result>(
 
 /** The body of a pool worker's entry module: answers every request with `handle`'s result or error. */
 export function serveRequests<Request, Result>(handle: (request: Request) => Promise<Result>): void {
-  const port = parentPort;
+  const port = workerThreads().parentPort;
   if (!port) throw new Error("a pool worker's entry runs as a worker thread only");
   port.on("message", (request: Request) => {
     handle(request).then(
@@ -192,7 +196,7 @@ const POOL_WORKER_LIMITS = { maxYoungGenerationSizeMb: 2 };
  */
 export function startEntryWorker(callerUrl: string, builtEntry: string, distEntry: string): Worker {
   const fromSources = callerUrl.endsWith(".ts");
-  return new Worker(new URL(fromSources ? distEntry : builtEntry, callerUrl), {
+  return new (workerThreads().Worker)(new URL(fromSources ? distEntry : builtEntry, callerUrl), {
     resourceLimits: POOL_WORKER_LIMITS,
     ...(fromSources ? { execArgv: [] } : {}),
   });
