@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { childEnvironment, ExitCode, type Logger, PkgError } from "@pkg/common";
 import { resolveCredential } from "@pkg/net";
-import { writeAtomically } from "@pkg/package/bundle";
+import { writeAtomically } from "@pkg/package/atomic-output";
 import { type BoundedOutcome, runBounded } from "../../process/bounded-run.js";
 import {
   derivedLockName,
