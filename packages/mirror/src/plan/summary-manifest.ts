@@ -9,7 +9,8 @@ export const PublishedSummaryMediaType = {
 /** The OCI empty JSON blob: the summary's one layer, since not every registry takes a manifest without layers. */
 export const EMPTY_JSON = Buffer.from("{}");
 
-/** A summary larger than this is refused unread (about 200,000 tags). */
+/** A summary larger than this is refused unread, and the run reads every index instead (about 50,000
+ *  record tags of 6 platforms each, their config digests included). */
 export const MAX_SUMMARY_SIZE = 32 * 1024 * 1024;
 
 type Blob = Pick<Descriptor, "digest" | "size">;
