@@ -63,6 +63,8 @@ describe("progress of package sync", () => {
     expect(run.code, run.stdout).toBe(0);
     const screen = run.stdout;
     expect(screen).toContain("\x1b[?25l");
+    // line wrapping is never turned off: a long line logged above the display stays whole
+    expect(screen).not.toContain("\x1b[?7l");
     expect(screen.lastIndexOf("\x1b[?25h")).toBeGreaterThan(screen.lastIndexOf("\x1b[?25l"));
     // the counts row, and rows of running pairs with what they are doing
     expect(screen).toMatch(/[0-4]\/(4|6) done, [1-6] running/);

@@ -60,10 +60,12 @@ export class LiveDisplay {
     this.#bars = new cli.MultiBar({
       stream,
       format: (options: Options, params: Params, payload: Row) => this.#render(options, params, payload),
-      barsize: 20,
+      barsize: 16,
       hideCursor: true,
       clearOnComplete: true,
-      linewrap: false,
+      // the terminal keeps wrapping: cli-progress cuts its own rows at the width, and a long line
+      // logged above them (an error) stays whole instead of being cut at the edge
+      linewrap: true,
       fps: 10,
       barCompleteChar: "#",
       barIncompleteChar: "-",
@@ -80,7 +82,8 @@ export class LiveDisplay {
 
   #render(options: Options, params: Params, row: Row): string {
     if (row.fraction === null) return row.line;
-    return `${this.#format.BarFormat(params.progress, options)} ${row.line.trimStart()}`;
+    // the bar last: a narrow terminal cuts it before the words
+    return `${row.line} ${this.#format.BarFormat(params.progress, options)}`;
   }
 
   /** Brings the rows in line with the board (cli-progress draws them on its own clock). */
