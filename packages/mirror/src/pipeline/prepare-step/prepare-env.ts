@@ -201,17 +201,22 @@ async function prepareEach(
   const wheels = spec.wheels as NonNullable<RunnableSpec["wheels"]>;
   await mkdir(options.bundlesDir, { recursive: true });
   const prepared: PreparedVersion[] = [];
+  log.tasks.expect(entries.length);
   for (const entry of entries) {
     if (options.signal.aborted) break;
+    // the version's line below says how it ended
+    const task = log.tasks.start(`${entry.version} environment packages`, { quiet: true });
     const bundles: PreparedBundle[] = [];
     const failed = (entry.refused ?? []).map(({ platform, message }) => ({ platform, message }));
     try {
       const lockPath = lockPathOf(entry, spec, options);
       const lock = await readLock(lockPath, lockPath);
+      task.state("resolving the interpreter");
       const interpreter = await resolveInterpreter(python.interpreter_package, options.env);
       const gaps = interpreterGaps(entry.platforms, interpreter, python.interpreter_package);
       failed.push(...gaps);
       const keys = entry.platforms.filter((p) => !gaps.some((gap) => gap.platform === p));
+      task.state(`fetching and repacking the wheels of ${keys.join(", ")}`);
       const outcomes = await buildEnvPlatforms(keys, {
         lock,
         app,
@@ -226,7 +231,10 @@ async function prepareEach(
         log,
         signal: options.signal,
       });
-      if (options.signal.aborted) break;
+      if (options.signal.aborted) {
+        task.stopped();
+        break;
+      }
       for (const outcome of outcomes) {
         if (outcome.ok) {
           bundles.push(
@@ -243,13 +251,18 @@ async function prepareEach(
         }
       }
     } catch (error) {
-      if (options.signal.aborted) break;
+      if (options.signal.aborted) {
+        task.stopped();
+        break;
+      }
       const message = error instanceof Error ? error.message : String(error);
       log.warn(`${entry.version}: ${message}`);
       for (const platform of entry.platforms) {
         if (!failed.some((f) => f.platform === platform)) failed.push({ platform, message });
       }
     }
+    if (failed.length > 0) task.failed(`${failed.length} failed`);
+    else task.done();
     const version = { plan: entry, bundles, failed };
     const path = await writePreparedManifest(options.bundlesDir, version);
     log.info(
