@@ -13,6 +13,7 @@ import type { PlanDocument } from "../../packages/mirror/src/pipeline/documents/
 import type { RunSummary } from "../../packages/mirror/src/pipeline/documents/run-summary.js";
 import { type ForgeRelease, forgeRelease, startForge } from "../../packages/mirror/test/support/forge.js";
 import { median, repoRoot, timedRun } from "./measure.js";
+import type { PushCase } from "./push.js";
 import { platformSlug as slug } from "./sync-assets.js";
 
 const mirrorBin = join(repoRoot, "packages/mirror/bin/pkg-mirror.js");
@@ -195,16 +196,8 @@ async function withRegistry<T>(body: (host: string) => Promise<T>): Promise<T> {
 }
 
 /** The six-platform version pushed by both tools, alternating, each push into a registry of its own. */
-export interface PipelinePushCase {
-  name: string;
+export interface PipelinePushCase extends PushCase {
   platforms: number;
-  bundleBytes: number;
-  ours: number[];
-  skopeo: number[];
-  oursSeconds: number;
-  skopeoSeconds: number;
-  ratio: number;
-  ok: boolean;
 }
 
 /**
