@@ -34,8 +34,11 @@ async function readLinkTarget(
 
 const NO_BODY: AsyncIterable<Buffer> = { async *[Symbol.asyncIterator]() {} };
 
-/** Unpacks a zip archive; entry names are decoded here (CP437 or UTF-8) and judged like tar names. */
-export async function unpackZip(file: string, placement: Placement): Promise<void> {
+/**
+ * Every entry of the zip `file` with its name decoded (CP437 or UTF-8, as tar names are judged),
+ * the archive closed however the walk ends.
+ */
+async function* zipEntries(file: string): AsyncGenerator<{ zip: ZipFile; entry: Entry; name: string }> {
   const zip = await openPromise(file, {
     lazyEntries: true,
     autoClose: false,
@@ -50,19 +53,25 @@ export async function unpackZip(file: string, placement: Placement): Promise<voi
         entry.extraFields,
         false,
       );
-      const header = zipEntryHeader({
-        name,
-        versionMadeBy: entry.versionMadeBy,
-        externalFileAttributes: entry.externalFileAttributes,
-      });
-      if (header.type === "symlink")
-        header.linkname = await readLinkTarget(zip, entry, name, placement.budget);
-      const body =
-        header.type === "file" ? charged(await zip.openReadStreamPromise(entry), placement.budget) : NO_BODY;
-      await placeEntry(header, body, placement);
+      yield { zip, entry, name };
     }
   } finally {
     zip.close();
+  }
+}
+
+/** Unpacks a zip archive; entry names are judged like tar names. */
+export async function unpackZip(file: string, placement: Placement): Promise<void> {
+  for await (const { zip, entry, name } of zipEntries(file)) {
+    const header = zipEntryHeader({
+      name,
+      versionMadeBy: entry.versionMadeBy,
+      externalFileAttributes: entry.externalFileAttributes,
+    });
+    if (header.type === "symlink") header.linkname = await readLinkTarget(zip, entry, name, placement.budget);
+    const body =
+      header.type === "file" ? charged(await zip.openReadStreamPromise(entry), placement.budget) : NO_BODY;
+    await placeEntry(header, body, placement);
   }
 }
 
@@ -76,31 +85,15 @@ export async function readZipEntry(
   wanted: (name: string) => boolean,
   maxBytes: number,
 ): Promise<{ name: string; bytes: Buffer } | undefined> {
-  const zip = await openPromise(file, {
-    lazyEntries: true,
-    autoClose: false,
-    decodeStrings: false,
-    validateEntrySizes: true,
-  });
-  try {
-    for await (const entry of zip.eachEntry()) {
-      const name = getFileNameLowLevel(
-        entry.generalPurposeBitFlag,
-        entry.fileNameRaw,
-        entry.extraFields,
-        false,
+  for await (const { zip, entry, name } of zipEntries(file)) {
+    if (name.endsWith("/") || !wanted(name)) continue;
+    if (entry.uncompressedSize > maxBytes)
+      throw dataError(
+        `zip entry ${JSON.stringify(name)} has ${entry.uncompressedSize} bytes, more than ${maxBytes}`,
       );
-      if (name.endsWith("/") || !wanted(name)) continue;
-      if (entry.uncompressedSize > maxBytes)
-        throw dataError(
-          `zip entry ${JSON.stringify(name)} has ${entry.uncompressedSize} bytes, more than ${maxBytes}`,
-        );
-      const chunks: Buffer[] = [];
-      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-      return { name, bytes: Buffer.concat(chunks) };
-    }
-    return undefined;
-  } finally {
-    zip.close();
+    const chunks: Buffer[] = [];
+    for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+    return { name, bytes: Buffer.concat(chunks) };
   }
+  return undefined;
 }
