@@ -2,7 +2,7 @@
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { spawnCollect } from "@pkg/testkit";
+import { spawnCollect, startRegistry } from "@pkg/testkit";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -33,4 +33,15 @@ export async function timedRun(
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** Runs `body` against a fresh local registry (its host), stopped afterwards: each measured push
+ *  gets one of its own, so no side can skip an upload. */
+export async function withRegistry<T>(body: (host: string) => Promise<T>): Promise<T> {
+  const registry = await startRegistry();
+  try {
+    return await body(registry.host);
+  } finally {
+    await registry.stop();
+  }
 }

@@ -12,7 +12,7 @@ import { bundleFileName } from "../../packages/mirror/src/pipeline/documents/art
 import type { PlanDocument } from "../../packages/mirror/src/pipeline/documents/plan-document.js";
 import type { RunSummary } from "../../packages/mirror/src/pipeline/documents/run-summary.js";
 import { type ForgeRelease, forgeRelease, startForge } from "../../packages/mirror/test/support/forge.js";
-import { median, repoRoot, timedRun } from "./measure.js";
+import { median, repoRoot, timedRun, withRegistry } from "./measure.js";
 import type { PushCase } from "./push.js";
 import { platformSlug as slug } from "./sync-assets.js";
 
@@ -184,15 +184,6 @@ function skopeoPlatform(layout: string, tag: string, platform: string, host: str
     `oci:${join(layout, REPO)}:${tag}`,
     `docker://${host}/${REPO}:${tag}-${slug(platform)}`,
   ]).then((run) => run.seconds);
-}
-
-async function withRegistry<T>(body: (host: string) => Promise<T>): Promise<T> {
-  const registry = await startRegistry();
-  try {
-    return await body(registry.host);
-  } finally {
-    await registry.stop();
-  }
 }
 
 /** The six-platform version pushed by both tools, alternating, each push into a registry of its own. */

@@ -4,8 +4,7 @@ import { createWriteStream } from "node:fs";
 import { mkdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { startRegistry } from "@pkg/testkit";
-import { median, repoRoot, timedRun } from "./measure.js";
+import { median, repoRoot, timedRun, withRegistry } from "./measure.js";
 import { mixedTree } from "./mixed-tree.js";
 import { measurePipelinePush, type PipelinePushCase } from "./pipeline-push.js";
 
@@ -32,15 +31,6 @@ export interface PushBenchResult {
   /** A version of six platforms: `pkg-mirror package pipeline push` against skopeo per platform. */
   pipeline: PipelinePushCase;
   ok: boolean;
-}
-
-async function withRegistry<T>(body: (host: string) => Promise<T>): Promise<T> {
-  const registry = await startRegistry();
-  try {
-    return await body(registry.host);
-  } finally {
-    await registry.stop();
-  }
 }
 
 /** Sizes of the single-file packages besides the mixed tree: what the issue asks push to match skopeo at. */
