@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { type ElfInterpreter, elfInterpreter } from "./elf.js";
+import { type ElfInterpreter, elfInterpreter } from "@pkg/package";
 
 /** The loader the file at `path` asks for (symlinks followed); reads only its headers. */
 export async function readElfInterpreter(path: string): Promise<ElfInterpreter> {

@@ -1,9 +1,9 @@
 import { chmod, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type ByteSource, elfInterpreter } from "@pkg/package";
 import { runCommand, type TempDir, tempDir } from "@pkg/testkit";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildElf, ELF_HEADER_FIELDS, type ElfFixture } from "../../../test/support/elf-fixture.js";
-import { type ByteSource, elfInterpreter } from "./elf.js";
 import { readElfInterpreter } from "./elf-file.js";
 
 function memory(bytes: Uint8Array): ByteSource {

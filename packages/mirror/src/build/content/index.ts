@@ -1,11 +1,10 @@
 // Preparing a package's content tree between extraction and bundling.
 export { applyBinScan, scanBinaries } from "./binary-scan.js";
-export { type ElfInterpreter, elfInterpreter } from "./elf.js";
 export { readElfInterpreter } from "./elf-file.js";
 export { applyExecutableBits } from "./executable-bits.js";
 export { type InterfaceFile, interfaceFiles, interfacePathDirectories } from "./interface-files.js";
 export { type LibcLintOptions, lintLibc } from "./libc-lint.js";
-export { keyForLibc, libcOfLoader } from "./loader.js";
+export { keyForLibc } from "./loader.js";
 export { type PrepareContentOptions, type PreparedContent, prepareContent } from "./prepare.js";
 export { type SelectedMetadata, selectMetadata } from "./select-metadata.js";
 export { type ContentKeys, type ContentSettings, contentSettings, metadataPathFor } from "./settings.js";

@@ -2,14 +2,14 @@
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ExitCode, type Logger, PkgError, silentTasks } from "@pkg/common";
-import { parsePlatformKey } from "@pkg/package";
+import { libcOfLoader, parsePlatformKey } from "@pkg/package";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { buildElf } from "../../../test/support/elf-fixture.js";
 import { metadataWith, type TreeEntry, writeTree } from "../../../test/support/tree-fixture.js";
 import { readElfInterpreter } from "./elf-file.js";
 import { lintLibc } from "./libc-lint.js";
-import { keyForLibc, libcOfLoader } from "./loader.js";
+import { keyForLibc } from "./loader.js";
 
 const MUSL = "/lib/ld-musl-x86_64.so.1";
 const GLIBC = "/lib64/ld-linux-x86-64.so.2";

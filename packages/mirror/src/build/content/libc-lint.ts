@@ -1,8 +1,8 @@
 import { ExitCode, type Logger, PkgError, silentLogger } from "@pkg/common";
-import { libcOf, type Metadata, parsePlatformKey } from "@pkg/package";
+import { libcOf, libcOfLoader, type Metadata, parsePlatformKey } from "@pkg/package";
 import { readElfInterpreter } from "./elf-file.js";
 import { interfaceFiles, interfacePathDirectories } from "./interface-files.js";
-import { keyForLibc, libcOfLoader } from "./loader.js";
+import { keyForLibc } from "./loader.js";
 import type { BuildSubject } from "./subject.js";
 
 export interface LibcLintOptions extends BuildSubject {

@@ -1,7 +1,5 @@
 import type { LibcFlavor, PlatformKey } from "@pkg/package";
 
-export { libcOfLoader } from "@pkg/package";
-
 /** `key` with its libc declaration replaced by `libc`: the key a build needing that libc belongs under. */
 export function keyForLibc(key: PlatformKey, libc: LibcFlavor): string {
   const base = [key.os, key.architecture, key.variant].filter((part) => part !== undefined).join("/");
