@@ -63,6 +63,13 @@ describe("ProgressBoard", () => {
       task.bytes(10e6, 30e6);
     }
     expect(board.snapshot().running[0]?.rate).toBe(0);
+    // chunks reported faster than the samples are taken still move the rate
+    for (let i = 1; i <= 1000; i++) {
+      tick(1);
+      task.bytes(10e6 + i * 10e3, 30e6);
+    }
+    expect(board.snapshot().running[0]?.bytesDone).toBe(20e6);
+    expect(board.snapshot().running[0]?.rate).toBeGreaterThan(0);
     task.state("tagging");
     const running = board.snapshot().running[0];
     expect(running?.state).toBe("tagging");

@@ -55,6 +55,7 @@ export interface TaskEnd {
 
 /** How far back the rate looks: long enough to smooth bursts, short enough to follow a stall. */
 const RATE_WINDOW_MS = 3000;
+const SAMPLE_EVERY_MS = 100;
 
 interface Sample {
   at: number;
@@ -91,9 +92,14 @@ class Task implements TaskProgress {
     const at = this.board.now();
     this.bytesDone = done;
     this.bytesTotal = total;
-    this.samples.push({ at, bytes: done });
-    while (this.samples.length > 2 && at - (this.samples[1] as Sample).at > RATE_WINDOW_MS)
-      this.samples.shift();
+    // one sample per tenth of a second at most: a fast transfer reports every chunk, and the
+    // window must stay a few dozen samples, not thousands
+    const last = this.samples.at(-1);
+    if (last === undefined || at - last.at >= SAMPLE_EVERY_MS) {
+      this.samples.push({ at, bytes: done });
+      while (this.samples.length > 2 && at - (this.samples[1] as Sample).at > RATE_WINDOW_MS)
+        this.samples.shift();
+    }
     this.board.changed();
   }
 

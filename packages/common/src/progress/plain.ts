@@ -29,10 +29,6 @@ export class PlainDisplay {
     }
   }
 
-  line(text: string): void {
-    this.write(text);
-  }
-
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
