@@ -16,12 +16,10 @@ export interface PageRenderer {
 const workerFile = fileURLToPath(new URL("../../dist/build/page-worker.js", import.meta.url));
 
 /** Each worker's old generation is kept small (a page's garbage never needs more, and the build's
- *  peak memory is the sum of every heap); a larger young generation lets the Markdown parser's many
- *  short-lived tokens die there instead of being promoted and collected again. */
-const workerLimits = {
-  maxOldGenerationSizeMb: Number(process.env.XO ?? 48),
-  maxYoungGenerationSizeMb: Number(process.env.XY ?? 24),
-};
+ *  peak memory is the sum of every heap); the young generation lets the Markdown parser's many
+ *  short-lived tokens die there. It must stay well under the old: at 48 MiB each, a worker spent
+ *  most of its time collecting. */
+const workerLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 24 };
 
 /** CPU profiling flags of this process, which then profile the workers too. */
 const workerExecArgv = process.execArgv.filter((arg) => arg.startsWith("--cpu-prof"));

@@ -1,10 +1,12 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { buildLazyTree, type LazyGroup, readPackageVersion } from "@pkg/common";
 import { pipelineTree } from "./commands/pipeline/index.js";
+import { schemaCommand } from "./commands/schema.js";
 
 /**
  * The command tree, each subcommand's module imported only when the command line reaches it
- * (see `buildLazyTree`): `--help` or `package pipeline push` load what they show or run.
+ * (see `buildLazyTree`): `--help` or `package pipeline push` load what they show or run. `schema`,
+ * the one command at the top (the root listing builds it), is small and defined with the bin.
  */
 const tree: LazyGroup = {
   command: rootCommand,
@@ -18,7 +20,7 @@ const tree: LazyGroup = {
         pipeline: pipelineTree,
       },
     },
-    schema: async () => (await import("./commands/schema.js")).schemaCommand(),
+    schema: async () => schemaCommand(),
   },
 };
 

@@ -1,10 +1,13 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { buildFullTree, buildLazyTree, type LazyGroup } from "@pkg/common";
 import { TOOL_VERSION } from "../version-info.js";
+import { execCommand } from "./commands/exec.js";
 
 /**
  * The command tree, each subcommand's module imported only when the command line reaches it
  * (see `buildLazyTree`): `pkg exec` and `pkg package push` load what they run, not the rest.
+ * `exec`, the one command at the top (the root listing builds it, and loops call it), is defined
+ * in the bin's own module; it imports its work when it runs.
  */
 const tree: LazyGroup = {
   command: rootCommand,
@@ -24,7 +27,7 @@ const tree: LazyGroup = {
         cascade: async () => (await import("./commands/cascade.js")).cascadeCommand(),
       },
     },
-    exec: async () => (await import("./commands/exec.js")).execCommand(),
+    exec: async () => execCommand(),
   },
 };
 
