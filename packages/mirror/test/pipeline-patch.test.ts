@@ -6,6 +6,7 @@ import { type CliResult, runCli } from "@pkg/testkit";
 import { describe, expect, it } from "vitest";
 import type { PlanDocument } from "../src/pipeline/documents/plan-document.js";
 import type { PatchReport } from "../src/pipeline/patch/patch.js";
+import { readPublishedSummary } from "../src/plan/read-summary.js";
 import { helloAssetKeys, helloForge, runnersFor, sameKind } from "./support/hello-releases.js";
 import { useSyncEnv } from "./support/sync-env.js";
 import { mirrorBin, pullAndRun, syncReport, syncSpec, tagDigestsOf } from "./support/sync-run.js";
@@ -107,11 +108,13 @@ describe("pkg-mirror package pipeline patch", () => {
     const { report, result } = await patch();
     const newConfig = sha256Digest(serializeMetadata(edited as Parameters<typeof serializeMetadata>[0]));
     // the only blobs uploaded: the new metadata (one config for both platforms) and the published
-    // summary's document; no layer
+    // summary's document twice (first without the tags about to move, then with them re-pointed); no layer
     const summary = await target().fetchManifest("__pkg.published");
     const summaryDoc = summary && parseManifestDocument(summary.bytes, "summary");
     const summaryConfig = summaryDoc?.kind === "manifest" ? summaryDoc.manifest.config.digest : "";
-    expect(new Set(uploadedDigests(mark))).toEqual(new Set([newConfig, summaryConfig]));
+    const uploaded = uploadedDigests(mark);
+    expect(uploaded).toHaveLength(3);
+    expect(uploaded).toEqual(expect.arrayContaining([newConfig, summaryConfig]));
     const layers = new Set<string>();
     for (const tag of ["1.0.0", "1.1.0"])
       for (const platform of PLATFORMS)
@@ -158,6 +161,50 @@ describe("pkg-mirror package pipeline patch", () => {
     expect(await tagDigestsOf(target())).toEqual(tags);
     const plan = await pipeline(["plan", "--spec", "patch.yml", "--format", "json"]);
     expect(JSON.parse(plan.stdout)).toMatchObject({ has_drift: false, versions: [] });
+  });
+
+  it("takes the tags it re-points out of the published summary first: when the update after fails, plan reads their indexes and sees the drift the old summary hid", async () => {
+    const first = { env: [PATH_ENV], binaries: ["hello"] };
+    await metadataFile(first);
+    await writeFile(join(env.work.path, "stale.yml"), yaml("acme/stale"));
+    await syncReport(env.work.path, "stale.yml", yaml("acme/stale"), env.forge, ["--work-dir", "work-stale"]);
+    const stale = openRegistry({ host: env.registry.host, repository: "acme/stale" }, { env: {} });
+    const before = await readPublishedSummary(stale);
+    if (before.status !== "valid") throw new Error(`no published summary: ${before.status}`);
+    expect(before.tags.has("1.1.0")).toBe(true);
+
+    await metadataFile({ ...first, env: [PATH_ENV, HOME_ENV] });
+    // every write of the summary after the first tag was re-pointed fails
+    let repointing = false;
+    env.proxy.setPlan((request) => {
+      if (request.method !== "PUT" || !request.url.includes("/acme/stale/manifests/")) return "pass";
+      if (!request.url.endsWith("/__pkg.published"))
+        repointing ||= !/\/sha256:[0-9a-f]{64}$/.test(request.url);
+      else if (repointing)
+        return { status: 500, body: '{"errors":[{"code":"UNKNOWN","message":"disk full"}]}' };
+      return "pass";
+    });
+    let report: PatchReport;
+    try {
+      const result = await pipeline(["patch", "--spec", "stale.yml", "--metadata-only", "--format", "json"]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain("the published summary was not updated");
+      report = JSON.parse(result.stdout) as PatchReport;
+    } finally {
+      env.proxy.setPlan(() => "pass");
+    }
+    expect(report.counts).toEqual({ patched: 4, current: 0, refused: 0, failed: 0 });
+    const after = await readPublishedSummary(stale);
+    if (after.status !== "valid") throw new Error(`no published summary: ${after.status}`);
+    expect(report.tags_repointed.filter((tag) => after.tags.has(tag))).toEqual([]);
+    expect(report.tags_repointed).toContain("1.1.0");
+
+    // the spec goes back to the first metadata: the registry holds the patched one, and plan says so
+    // (the summary from before the patch named the first metadata's config for every tag)
+    await metadataFile(first);
+    const plan = await pipeline(["plan", "--spec", "stale.yml", "--format", "json"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect((JSON.parse(plan.stdout) as PlanDocument).has_drift).toBe(true);
   });
 
   it("--version and the range select; a rolling alias, an unknown version or no --metadata-only is 64; an added dependency is refused (65) with the remedy", async () => {

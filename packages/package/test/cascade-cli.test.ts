@@ -212,6 +212,26 @@ describe("pkg package cascade against a real registry", () => {
     expect(unknown.stderr).toContain("--exclude-version 9.9.9: no such version; nothing held out for it");
   });
 
+  it("tells beforeWrites, once and before the first write, every tag it is about to write; a dry run never", async () => {
+    const target = repo("acme/told");
+    await publish(target, "1.0.0_20250101000000", ["linux/amd64"], true);
+    await publish(target, "1.1.0_20250201000000", ["linux/amd64"], false);
+    const before = await digests(target);
+    const told: Array<{ tags: string[]; unchanged: boolean }> = [];
+    const beforeWrites = async (tags: string[]) => {
+      told.push({ tags, unchanged: JSON.stringify(await digests(target)) === JSON.stringify(before) });
+    };
+    await repairCascade(target, { dryRun: true, beforeWrites });
+    expect(told).toEqual([]);
+    const report = await repairCascade(target, { beforeWrites });
+    const written = report.outcomes.filter((o) => o.outcome === "written").map((o) => o.tag);
+    expect(written).toEqual(["1", "1.1", "1.1.0", "latest"]);
+    expect(told).toEqual([{ tags: written, unchanged: true }]);
+    // nothing left to write: not told
+    await repairCascade(target, { beforeWrites });
+    expect(told).toHaveLength(1);
+  });
+
   it("raced: a tag another writer moves between the check's read and the write is not written", async () => {
     const target = repo("acme/raced");
     await publish(target, "1.0.0_20250101000000", ["linux/amd64"], true);

@@ -69,9 +69,11 @@ export interface ReadPublishedOptions {
  * platforms in one document, so a record tag it covers costs no read; a tag it lacks (pushed
  * after it was written, or by another tool) is read, `READ_CONCURRENCY` at a time.
  *
- * The summary is trusted as far as pkg-mirror's own writes go: they only ever add platforms to a
- * record tag, so a summary that lags behind them under-reports (sync then pushes again, which is
- * harmless). A tool that shrinks or re-points tags makes it over-report: `verifyPublished`.
+ * The summary is trusted as far as pkg-mirror's own writes go: a push only ever adds platforms to a
+ * record tag, so a summary that lags behind it under-reports (sync then pushes again, which is
+ * harmless); a patch or a cascade repair, which re-point tags, takes them out of the summary before
+ * it moves them (see `withdrawFromSummary`). A tool that shrinks or re-points tags makes it
+ * over-report: `verifyPublished`.
  */
 export async function readPublished(
   target: TargetReader,

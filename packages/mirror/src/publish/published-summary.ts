@@ -46,6 +46,34 @@ export async function updatePublishedSummary(
 }
 
 /**
+ * Before a run re-points tags that already hold an index (a patch, a cascade repair): takes them out of the
+ * published summary, so that should the update after the run fail, a plan reads their indexes
+ * rather than trust what the summary said they held. Nothing is written when the summary names
+ * none of them. A failure is a warning, never thrown: the update after the run tries again.
+ */
+export async function withdrawFromSummary(
+  target: Target,
+  tags: Iterable<string>,
+  log: Logger,
+): Promise<SummaryUpdate> {
+  try {
+    const current = await readPublishedSummary(target);
+    if (current.status !== "valid") return { status: "unchanged" };
+    const next = new Map(current.tags);
+    for (const tag of tags) next.delete(tag);
+    if (next.size === current.tags.size) return { status: "unchanged" };
+    const digest = await writeSummary(target, next);
+    return { status: "written", tags: next.size, digest };
+  } catch (error) {
+    const message = describeError(error).line;
+    log.warn(
+      `${target.displayName}: the tags about to move could not be taken out of the published summary (${message}); if its update after this run fails too, plan and check with --verify-published until a later run updates it`,
+    );
+    return { status: "failed", message };
+  }
+}
+
+/**
  * What the run saw, each index's configs completed from the current summary for the platforms
  * whose manifest the run did not handle itself (an index it only read, entries a push carried):
  * a current record whose index the run saw too (same digest: the same manifests) tells the

@@ -51,6 +51,9 @@ export interface RepairReport {
 export interface RepairOptions extends FoldOptions {
   dryRun?: boolean;
   log?: Logger;
+  /** Told, once and before the first write, which tags the repair is about to write (never in a
+   *  dry run, nor when there is nothing to write). */
+  beforeWrites?: (tags: string[]) => Promise<void>;
 }
 
 /**
@@ -82,6 +85,10 @@ export async function repairCascade(target: Target, options: RepairOptions = {})
   });
 
   const outcomes: RepairOutcome[] = [];
+  const writing = planned.flatMap(({ plan, alias, index }) =>
+    index === undefined || alias.row.unrepairable ? [] : [plan.tag],
+  );
+  if (!dryRun && writing.length > 0) await options.beforeWrites?.(writing);
   if (!dryRun) {
     for (const { plan, alias, index } of planned) {
       const { row } = alias;

@@ -4,7 +4,7 @@ import type { Target } from "@pkg/oci";
 import { type RepairReport, repairCascade } from "@pkg/package/cascade";
 import { planRun, type RunnableSpec } from "../../plan/plan-run.js";
 import { observeIndexes } from "../../publish/index-observer.js";
-import { updatePublishedSummary } from "../../publish/published-summary.js";
+import { updatePublishedSummary, withdrawFromSummary } from "../../publish/published-summary.js";
 import { DEFAULT_CASCADE } from "../../spec/cascade.js";
 import type { LoadedSpec } from "../../spec/loader.js";
 import { type AnnounceOutcome, runAnnounce } from "../announce.js";
@@ -60,7 +60,13 @@ export async function cascadeStep(options: CascadeStepOptions): Promise<CascadeS
   const observer = observeIndexes(options.target);
   const tags = new Set(await observer.target.listTags());
   const incomplete = incompleteVersions(run.rows, run.columns, tags);
-  const repair = await repairCascade(observer.target, { dryRun: options.dryRun, incomplete, log });
+  const repair = await repairCascade(observer.target, {
+    dryRun: options.dryRun,
+    incomplete,
+    log,
+    // the aliases about to move leave the published summary first (see withdrawFromSummary)
+    beforeWrites: async (moving) => void (await withdrawFromSummary(options.target, moving, log)),
+  });
   if (repair.dry_run || repair.moved_tags.length === 0) return { repair };
   await updatePublishedSummary(options.target, observer, log);
   const announce = await runAnnounce(spec, {

@@ -19,7 +19,7 @@ import {
   withAttemptDeadline,
 } from "../../publish/attempt-deadline.js";
 import { observeIndexes } from "../../publish/index-observer.js";
-import { updatePublishedSummary } from "../../publish/published-summary.js";
+import { updatePublishedSummary, withdrawFromSummary } from "../../publish/published-summary.js";
 import { type AnnounceOutcome, runAnnounce } from "../announce.js";
 import { expectedMetadata } from "../plan/drift-scan.js";
 import { adoptPublished, dependencyRefusals, metadataDrift } from "../plan/metadata-compare.js";
@@ -106,7 +106,8 @@ export async function patchVersions(options: PatchOptions): Promise<PatchReport>
   const reader = publishedMetadataReader(readOnly(target));
   const expected = expectedMetadata(spec, options.specDir);
   const listed = new Set(tags);
-  const tiles: PatchTile[] = [];
+  /** In the report's order: tiles decided by reading, and the republishes they wait for. */
+  const planned: Array<PatchTile | Republish> = [];
   const skipped: PatchReport["skipped"] = [];
   for (const leaf of leaves) {
     const set = sets.find((s) => s.variant === leaf.variant);
@@ -122,34 +123,52 @@ export async function patchVersions(options: PatchOptions): Promise<PatchReport>
       const want = await expected({ ...scope }, platform);
       const config = await reader.config(manifest);
       if (config.digest === want.digest) {
-        tiles.push({ ...base, status: "current" });
+        planned.push({ ...base, status: "current" });
         continue;
       }
       const published = await reader.metadata(config);
       const fields = metadataDrift(want.metadata, published, want.binScan);
       if (fields.length === 0) {
-        tiles.push({ ...base, status: "current" });
+        planned.push({ ...base, status: "current" });
         continue;
       }
       const refusals = fields.includes("dependencies") ? dependencyRefusals(want.metadata, published) : [];
       if (refusals.length > 0) {
         const reason = `the spec ${refusals.join(" and ")}: ${REMEDY}`;
         log.warn(`${leaf.version} ${platform}: not patched: ${reason}`);
-        tiles.push({ ...base, status: "refused", fields, reason });
+        planned.push({ ...base, status: "refused", fields, reason });
         continue;
       }
-      const metadata = adoptPublished(want.metadata, published, want.binScan);
-      const candidates = [...leaf.tags, ...rollingTags(leaf.parsed, leaf.variant)].filter((t) =>
-        listed.has(t),
-      );
-      tiles.push({ ...base, fields, ...(await republish(target, manifest, metadata, candidates, options)) });
-      const done = tiles.at(-1);
-      log.info(
-        done?.status === "patched"
-          ? `${leaf.version} ${platform}: patched ${fields.join(", ")}; re-pointed ${done.tags?.join(", ")}`
-          : `${leaf.version} ${platform}: patch failed: ${done?.error?.message ?? ""}`,
-      );
+      planned.push({
+        republish: true,
+        tile: { ...base, fields },
+        manifest,
+        metadata: adoptPublished(want.metadata, published, want.binScan),
+        candidates: [...leaf.tags, ...rollingTags(leaf.parsed, leaf.variant)].filter((t) => listed.has(t)),
+      });
     }
+  }
+  // the tags about to be re-pointed leave the published summary first: should its update after
+  // fail, a plan reads their indexes instead of trusting the configs they held before
+  const moving = planned.flatMap((entry) => ("republish" in entry ? entry.candidates : []));
+  if (moving.length > 0) await withdrawFromSummary(options.target, moving, log);
+  const tiles: PatchTile[] = [];
+  for (const entry of planned) {
+    if (!("republish" in entry)) {
+      tiles.push(entry);
+      continue;
+    }
+    const { tile, manifest, metadata, candidates } = entry;
+    const done: PatchTile = {
+      ...tile,
+      ...(await republish(target, manifest, metadata, candidates, options)),
+    };
+    tiles.push(done);
+    log.info(
+      done.status === "patched"
+        ? `${tile.version} ${tile.platform}: patched ${tile.fields?.join(", ")}; re-pointed ${done.tags?.join(", ")}`
+        : `${tile.version} ${tile.platform}: patch failed: ${done.error?.message ?? ""}`,
+    );
   }
   const repointed = [...new Set(tiles.flatMap((t) => t.tags ?? []))];
   // also when nothing moved: the indexes and configs read set right a summary an earlier failed write left behind
@@ -174,6 +193,16 @@ export async function patchVersions(options: PatchOptions): Promise<PatchReport>
     if (outcome) report.announce = outcome;
   }
   return report;
+}
+
+/** A platform whose metadata drifted, to republish once every platform was read. */
+interface Republish {
+  republish: true;
+  tile: Omit<PatchTile, "status">;
+  manifest: Descriptor;
+  metadata: Metadata;
+  /** The version's listed tags that may hold the manifest. */
+  candidates: string[];
 }
 
 /** One platform's republish: config, manifest, then the tags; one attempt within the bound. */
