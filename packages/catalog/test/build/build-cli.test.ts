@@ -259,6 +259,10 @@ describe("pkg-catalog build failures", () => {
       await mkdir(empty);
       expect((await buildWithCli(cfg, empty)).code).toBe(0);
       expect((await buildWithCli(cfg, empty)).code).toBe(0);
+      // an earlier site whose catalog.json was reformatted since is still known as one
+      const catalogFile = join(empty, "catalog.json");
+      await writeFile(catalogFile, JSON.stringify(JSON.parse(await readFile(catalogFile, "utf8")), null, 2));
+      expect((await buildWithCli(cfg, empty)).code).toBe(0);
     } finally {
       await work.remove();
     }
