@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { usageError } from "@pkg/common";
-import { CATALOG_GENERATOR } from "../site/model/catalog-json.js";
+import { CATALOG_GENERATOR, CATALOG_JSON_START } from "../site/model/catalog-json.js";
 
 /**
  * A build replaces its output directory wholesale, so it only replaces what is clearly a site it
@@ -25,14 +25,11 @@ export async function assertReplaceable(outDir: string, given: string): Promise<
   );
 }
 
-/** How every catalog.json a build writes begins (see catalogJson): enough to know one without
- *  parsing the whole file (megabytes at 10,000 packages). */
-const WRITTEN_START = `{"format_version":1,"generator":${JSON.stringify(CATALOG_GENERATOR)},`;
-
 async function isPreviousSite(outDir: string): Promise<boolean> {
   try {
     const text = await readFile(join(outDir, "catalog.json"), "utf8");
-    if (text.startsWith(WRITTEN_START)) return true;
+    // the start tells a file as written apart without parsing megabytes (10,000 packages)
+    if (text.startsWith(CATALOG_JSON_START)) return true;
     // reformatted since, say: read it whole
     const catalog = JSON.parse(text) as unknown;
     return typeof catalog === "object" && catalog !== null && "generator" in catalog

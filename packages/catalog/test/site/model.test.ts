@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catalogJson } from "../../src/site/model/catalog-json.js";
+import { CATALOG_JSON_START, catalogJson } from "../../src/site/model/catalog-json.js";
 import { platformMatrix, platformsOf } from "../../src/site/model/platforms.js";
 import { buildSiteModel } from "../../src/site/model/site-model.js";
 import { groupTags, latestGroup } from "../../src/site/model/tags.js";
@@ -125,6 +125,9 @@ describe("site model", () => {
     expect(extra?.packages).toHaveLength(1);
     expect(extra?.route).toBe("/index/extra.dev/");
     expect(catalogJson(model).packages.map((p) => p.name)).toContain("extra.dev/x/beta");
+    // the start a later build knows its own output by
+    expect(JSON.stringify(catalogJson(model)).startsWith(CATALOG_JSON_START)).toBe(true);
+    expect(CATALOG_JSON_START).toBe('{"format_version":1,"generator":"pkg-catalog",');
   });
 
   it("ignores excludeFromAll in a one-index catalog", () => {

@@ -10,6 +10,12 @@ export interface CatalogJsonPackage extends CatalogEntry {
 /** Names the tool in `/catalog.json`; a later build trusts a directory holding it as its own. */
 export const CATALOG_GENERATOR = "pkg-catalog";
 
+/** The first keys of every `/catalog.json`, in order. */
+const CATALOG_JSON_HEAD = { format_version: 1, generator: CATALOG_GENERATOR } as const;
+
+/** How every `/catalog.json` a build writes begins: enough to know one without parsing it whole. */
+export const CATALOG_JSON_START = `${JSON.stringify(CATALOG_JSON_HEAD).slice(0, -1)},`;
+
 export interface CatalogJson {
   format_version: 1;
   generator: typeof CATALOG_GENERATOR;
@@ -32,8 +38,7 @@ export function platformLabels(pkg: PackageView): string[] {
 /** Every package of every index, including indexes kept out of `all`. */
 export function catalogJson(model: SiteModel): CatalogJson {
   return {
-    format_version: 1,
-    generator: CATALOG_GENERATOR,
+    ...CATALOG_JSON_HEAD,
     indexes: model.indexes.map((index) => ({
       label: index.label,
       route: index.route,
