@@ -55,21 +55,17 @@ export async function withdrawFromSummary(
   target: Target,
   tags: Iterable<string>,
   log: Logger,
-): Promise<SummaryUpdate> {
+): Promise<void> {
   try {
     const current = await readPublishedSummary(target);
-    if (current.status !== "valid") return { status: "unchanged" };
+    if (current.status !== "valid") return;
     const next = new Map(current.tags);
     for (const tag of tags) next.delete(tag);
-    if (next.size === current.tags.size) return { status: "unchanged" };
-    const digest = await writeSummary(target, next);
-    return { status: "written", tags: next.size, digest };
+    if (next.size < current.tags.size) await writeSummary(target, next);
   } catch (error) {
-    const message = describeError(error).line;
     log.warn(
-      `${target.displayName}: the tags about to move could not be taken out of the published summary (${message}); if its update after this run fails too, plan and check with --verify-published until a later run updates it`,
+      `${target.displayName}: the tags about to move could not be taken out of the published summary (${describeError(error).line}); if its update after this run fails too, plan and check with --verify-published until a later run updates it`,
     );
-    return { status: "failed", message };
   }
 }
 

@@ -85,11 +85,11 @@ export async function repairCascade(target: Target, options: RepairOptions = {})
   });
 
   const outcomes: RepairOutcome[] = [];
-  const writing = planned.flatMap(({ plan, alias, index }) =>
-    index === undefined || alias.row.unrepairable ? [] : [plan.tag],
-  );
-  if (!dryRun && writing.length > 0) await options.beforeWrites?.(writing);
   if (!dryRun) {
+    const writing = planned.flatMap(({ plan, alias, index }) =>
+      index === undefined || alias.row.unrepairable ? [] : [plan.tag],
+    );
+    if (writing.length > 0) await options.beforeWrites?.(writing);
     for (const { plan, alias, index } of planned) {
       const { row } = alias;
       if (index === undefined || row.unrepairable) {

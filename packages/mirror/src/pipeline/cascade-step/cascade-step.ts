@@ -65,7 +65,7 @@ export async function cascadeStep(options: CascadeStepOptions): Promise<CascadeS
     incomplete,
     log,
     // the aliases about to move leave the published summary first (see withdrawFromSummary)
-    beforeWrites: async (moving) => void (await withdrawFromSummary(options.target, moving, log)),
+    beforeWrites: (moving) => withdrawFromSummary(options.target, moving, log),
   });
   if (repair.dry_run || repair.moved_tags.length === 0) return { repair };
   await updatePublishedSummary(options.target, observer, log);
