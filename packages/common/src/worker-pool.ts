@@ -1,10 +1,9 @@
 import type { Worker } from "node:worker_threads";
+import { describeError, isPkgError, PkgError } from "./errors.js";
+import { ExitCode } from "./exit-codes.js";
 
 /** Loaded when a pool starts or serves: every bin imports this module, few start a worker. */
 const workerThreads = () => process.getBuiltinModule("node:worker_threads");
-
-import { describeError, isPkgError, PkgError } from "./errors.js";
-import { ExitCode } from "./exit-codes.js";
 
 /** What a pool worker answers to one request: its result, or the one-line error it failed with. */
 type WorkerReply<Result> =
