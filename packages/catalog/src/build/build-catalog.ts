@@ -22,15 +22,17 @@ import {
   writeJournal,
 } from "./commit-journal.js";
 import { checkIdentities } from "./identity-check.js";
-import { IndexMirror, keptOutputs } from "./index-mirror.js";
+import { IndexMirror } from "./index-mirror.js";
 import { IndexWriter } from "./index-writer.js";
 import {
   type BuildMemo,
   dropChangedFiles,
   dropFiles,
+  intactOutputs,
   loadMemo,
   type MemoPackage,
   memoFile,
+  outputsOf,
   removeMemo,
   saveMemo,
 } from "./memo.js";
@@ -119,8 +121,8 @@ async function runBuild(run: BuildRun) {
       if (memo === undefined || memo.digest !== digest || memo.context !== contextOf(source))
         return undefined;
       // a memo kept in memory describes its output as it is; one from disk may name files since gone
-      if (!run.trusted) {
-        for (const [path, fileKey] of keptOutputs(memo, root))
+      if (!run.trusted && intactOutputs(previous.files, memo, root) === undefined) {
+        for (const [path, fileKey] of outputsOf(memo, root))
           if (previous.files.get(path)?.key !== fileKey) return undefined;
       }
       reused.set(key, memo);

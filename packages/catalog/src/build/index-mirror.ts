@@ -1,28 +1,8 @@
 import { join, sep } from "node:path";
 import type { WalkHooks } from "../sources/read-path.js";
 import type { IndexWriter } from "./index-writer.js";
-import { type FileIdent, type MemoPackage, sha256Hex } from "./memo.js";
+import { type FileIdent, intactOutputs, type MemoPackage, outputsOf, sha256Hex } from "./memo.js";
 import { isSafeRelativePath, type SiteWriter } from "./site-writer.js";
-
-/** The site paths and keys of a reused package's index files (and of their root copies), made
- *  once per memo entry: a process keeping its memos (dev) does not make them again. */
-const outputs = new WeakMap<MemoPackage, { base: string; root: boolean; paths: [string, string][] }>();
-
-export function keptOutputs(memo: MemoPackage, root: boolean): [string, string][] {
-  return outputsOf(memo, `index/${memo.label}`, root);
-}
-
-function outputsOf(memo: MemoPackage, base: string, root: boolean): [string, string][] {
-  const made = outputs.get(memo);
-  if (made?.base === base && made.root === root) return made.paths;
-  const paths: [string, string][] = [];
-  for (const [path, key] of memo.files) {
-    paths.push([`${base}/${path}`, key]);
-    if (root) paths.push([path, key]);
-  }
-  outputs.set(memo, { base, root, paths });
-  return paths;
-}
 
 /** An index file streamed out while its source is read: index-relative path, key, identity. */
 type StreamedFile = [path: string, key: string, ident: FileIdent];
@@ -216,7 +196,9 @@ export class IndexMirror {
     // index/<label>/ (or, for the root index, p/ at the top) that only the mirror writes
     let keptCount = 0;
     for (const memo of kept) {
-      for (const [path, key] of outputsOf(memo, base, root)) this.writer.keepPrevious(path, key);
+      const entries = this.writer.previousFiles && intactOutputs(this.writer.previousFiles, memo, root);
+      if (entries) this.writer.keepEntries(entries);
+      else for (const [path, key] of outputsOf(memo, root)) this.writer.keepPrevious(path, key);
       keptCount += memo.files.length;
     }
     return stream.files.length + keptCount;

@@ -2,7 +2,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type BuildMemo, loadMemo, saveMemo } from "./memo.js";
+import type { PackageView } from "../site/model/types.js";
+import {
+  type BuildMemo,
+  dropFiles,
+  intactOutputs,
+  loadMemo,
+  type MemoPackage,
+  outputsOf,
+  saveMemo,
+} from "./memo.js";
 
 const hex = (c: string) => c.repeat(64);
 let dir: string | undefined;
@@ -31,5 +40,65 @@ describe("the build memo file", () => {
     expect(loaded?.files).toEqual(files);
     expect(await loadMemo(file, "/site", "r2")).toBeUndefined();
     expect(await loadMemo(file, "/elsewhere", "r1")).toBeUndefined();
+  });
+
+  it("links each saved package to its files' entries, until one of them is dropped as changed", async () => {
+    dir = await mkdtemp(join(tmpdir(), "catalog-memo-"));
+    const file = join(dir, "memo.json");
+    const pkg = (key: string, root: boolean, objects: string[]): MemoPackage => ({
+      digest: `sha256:${hex("0")}`,
+      label: "main",
+      context: JSON.stringify({ root, ownerTemplate: "" }),
+      view: { name: `main/${key}` } as PackageView,
+      viewHash: hex("1"),
+      files: [
+        [`p/${key}.json`, hex("0")],
+        ...objects.map((o): [string, string] => [`p/${key}/o/sha256/${hex(o)}.json`, `sha256:${hex(o)}`]),
+      ],
+    });
+    const rooted = pkg("acme/tool", true, ["a", "b"]);
+    const plain = pkg("acme/other", false, ["c"]);
+    const missing = pkg("acme/gone", false, ["d"]);
+    const files: BuildMemo["files"] = new Map([["index.html", { key: hex("9"), ident: [9, 9, 9] }]]);
+    let ino = 0;
+    for (const [memo, root] of [
+      [rooted, true],
+      [plain, false],
+      [missing, false],
+    ] as const)
+      for (const [path, key] of outputsOf(memo, root)) files.set(path, { key, ident: [++ino, 1, 1] });
+    // one file of a package is not in the output: the package is not saved (the next build reads it)
+    files.delete(`index/main/p/acme/gone/o/sha256/${hex("d")}.json`);
+    const sources = new Map([
+      [
+        0,
+        new Map([
+          ["acme/tool", rooted],
+          ["acme/other", plain],
+          ["acme/gone", missing],
+        ]),
+      ],
+    ]);
+    await saveMemo(file, { out: "/site", renderer: "r1", files, sources });
+
+    const loaded = await loadMemo(file, "/site", "r1");
+    expect(loaded?.files).toEqual(files);
+    const packages = loaded?.sources.get(0);
+    expect([...(packages?.keys() ?? [])]).toEqual(["acme/tool", "acme/other"]);
+    const tool = packages?.get("acme/tool") as MemoPackage;
+    const other = packages?.get("acme/other") as MemoPackage;
+    const loadedFiles = loaded?.files as BuildMemo["files"];
+    // the entries of the loaded map itself, in outputsOf's order; none under another root flag
+    expect(intactOutputs(loadedFiles, tool, true)).toEqual(
+      outputsOf(tool, true).map(([p]) => loadedFiles.get(p)),
+    );
+    expect(intactOutputs(loadedFiles, tool, true)?.[0]).toBe(loadedFiles.get(`index/main/p/acme/tool.json`));
+    expect(intactOutputs(loadedFiles, tool, false)).toBeUndefined();
+    expect(intactOutputs(new Map(loadedFiles), tool, true)).toBeUndefined();
+    expect(intactOutputs(loadedFiles, other, false)).toHaveLength(2);
+
+    dropFiles(loaded as BuildMemo, [`p/acme/tool/o/sha256/${hex("b")}.json`]);
+    expect(intactOutputs(loadedFiles, tool, true)).toBeUndefined();
+    expect(intactOutputs(loadedFiles, other, false)).toHaveLength(2);
   });
 });

@@ -52,14 +52,19 @@ export interface MemoPackage {
 }
 
 /** Format of the memo file; a memo of another format is ignored. */
-const FORMAT = 4;
+const FORMAT = 5;
 
 /**
  * The memo file: a JSON header line, then the files as three sections (their paths, one a line;
  * their keys, one a line, empty for the content address an index object's name holds; their
- * identities as float64 triples), then the packages, one JSON line each. Columns read and written
- * in a few calls each: a JSON array per file made loading and saving the memo of a 10,000-package
- * site take most of a rebuild.
+ * identities as float64 triples), then the packages, one line each. Columns read and written in a
+ * few calls each: a JSON array per file made loading and saving the memo of a 10,000-package site
+ * take most of a rebuild.
+ *
+ * The site files of each package's index files (see `outputsOf`) come first, package after
+ * package, and a package's line starts with where its files start and how many there are
+ * (`<at>\t<count>\t<json>`): a loaded package knows its files' entries without looking up a
+ * hundred thousand paths, which checking and keeping them by path took a fifth of a rebuild.
  */
 export interface MemoHeader {
   format: number;
@@ -72,8 +77,88 @@ export interface MemoHeader {
 
 type PackageJson = Omit<MemoPackage, "files"> & { objects: string[] };
 
-/** The package's line as loaded: written again as it is while a build keeps the same entry there. */
+/** The package's line as loaded (its JSON): written again as it is while a build keeps the same
+ *  entry there. */
 const packageLines = new WeakMap<MemoPackage, { index: number; line: string }>();
+
+/** A loaded package's site files: `count` entries of the loaded memo's files from `at`, in the
+ *  order of `outputsOf`. */
+interface LoadedOutputs {
+  files: Map<string, MemoFile>;
+  paths: readonly string[];
+  entries: readonly MemoFile[];
+  at: number;
+  count: number;
+}
+
+const loadedOutputs = new WeakMap<MemoPackage, LoadedOutputs>();
+
+/**
+ * The site paths and keys of a package's index files: each under `index/<label>/`, and for the
+ * root index at the site root too. A process keeping its memos (dev) makes them once per entry.
+ */
+const outputs = new WeakMap<MemoPackage, { root: boolean; paths: [string, string][] }>();
+
+export function outputsOf(memo: MemoPackage, root: boolean): [string, string][] {
+  const made = outputs.get(memo);
+  if (made?.root === root) return made.paths;
+  const base = `index/${memo.label}`;
+  const paths: [string, string][] = [];
+  for (const [path, key] of memo.files) {
+    paths.push([`${base}/${path}`, key]);
+    if (root) paths.push([path, key]);
+  }
+  outputs.set(memo, { root, paths });
+  return paths;
+}
+
+/**
+ * The entries of `files` holding a package's site files (see outputsOf), when the package was
+ * loaded with that memo and they are all still there as recorded: none dropped as changed since.
+ * Undefined otherwise (the caller then looks them up by path).
+ */
+export function intactOutputs(
+  files: Map<string, MemoFile>,
+  memo: MemoPackage,
+  root: boolean,
+): readonly MemoFile[] | undefined {
+  const run = intactRun(files, memo, root);
+  return run?.entries.slice(run.at, run.at + run.count);
+}
+
+function intactRun(files: Map<string, MemoFile>, memo: MemoPackage, root: boolean): LoadedOutputs | undefined {
+  const loaded = loadedOutputs.get(memo);
+  if (loaded === undefined || loaded.files !== files) return undefined;
+  if (loaded.count !== memo.files.length * (root ? 2 : 1)) return undefined;
+  // a dropped file's entry has lost its key (see dropFiles)
+  for (let i = loaded.at; i < loaded.at + loaded.count; i++) if (loaded.entries[i]?.key === "") return undefined;
+  return loaded;
+}
+
+/** Whether the loaded files from `at` are the site files of `memo` (outputsOf's order, for the
+ *  root index when there are two per index file) with their keys; paths compared piece by piece
+ *  rather than built. */
+function holdsOutputs(
+  paths: readonly string[],
+  entries: readonly MemoFile[],
+  at: number,
+  count: number,
+  memo: MemoPackage,
+): boolean {
+  const root = count === memo.files.length * 2;
+  if ((!root && count !== memo.files.length) || at + count > paths.length) return false;
+  const base = `index/${memo.label}/`;
+  let i = at;
+  for (const [path, key] of memo.files) {
+    const under = paths[i] as string;
+    if (under.length !== base.length + path.length || !under.startsWith(base) || !under.endsWith(path))
+      return false;
+    if (entries[i++]?.key !== key) return false;
+    if (!root) continue;
+    if (paths[i] !== path || entries[i++]?.key !== key) return false;
+  }
+  return true;
+}
 
 /**
  * Whether `key` is the one `path` implies, without building strings: at 100,000 files a memo's
@@ -168,15 +253,26 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
     const { header, paths, keys, idents, packagesAt } = columns;
     if (header.out !== out || header.renderer !== renderer) return undefined;
     const files = new Map<string, MemoFile>();
+    const entries: MemoFile[] = new Array(header.files);
     for (let i = 0; i < header.files; i++) {
       const path = paths[i] as string;
       // only a path that implies its key is saved with an empty one
       const key = keys[i] === "" ? savedImpliedKey(path) : (keys[i] as string);
-      files.set(path, { key, ident: [idents[3 * i] ?? 0, idents[3 * i + 1] ?? 0, idents[3 * i + 2] ?? 0] });
+      const entry: MemoFile = {
+        key,
+        ident: [idents[3 * i] ?? 0, idents[3 * i + 1] ?? 0, idents[3 * i + 2] ?? 0],
+      };
+      entries[i] = entry;
+      files.set(path, entry);
     }
     const sources = new Map<number, Map<string, MemoPackage>>();
-    for (const line of bytes.toString("utf8", packagesAt).split("\n")) {
-      if (line === "") continue;
+    for (const text of bytes.toString("utf8", packagesAt).split("\n")) {
+      if (text === "") continue;
+      const countAt = text.indexOf("\t");
+      const lineAt = text.indexOf("\t", countAt + 1);
+      const at = Number(text.slice(0, countAt));
+      const count = Number(text.slice(countAt + 1, lineAt));
+      const line = text.slice(lineAt + 1);
       const [index, key, json] = JSON.parse(line) as [number, string, PackageJson];
       let packages = sources.get(index);
       if (packages === undefined) {
@@ -185,6 +281,8 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
       }
       const pkg = packageFromJson(key, json);
       packageLines.set(pkg, { index, line });
+      if (Number.isSafeInteger(at) && at >= 0 && holdsOutputs(paths, entries, at, count, pkg))
+        loadedOutputs.set(pkg, { files, paths, entries, at, count });
       packages.set(key, pkg);
     }
     const memo: BuildMemo = { out, renderer, files, sources };
@@ -223,17 +321,82 @@ export function changedPaths(
   return changed;
 }
 
-/** Writes the memo (a temporary file renamed over the old one), section by section. Files without
- *  identity are left out. */
+/** Whether packages viewed in `context` (an index context's JSON) belong to the root index. */
+function rootContext(context: string, known: Map<string, boolean>): boolean {
+  let root = known.get(context);
+  if (root === undefined) {
+    try {
+      root = (JSON.parse(context) as { root?: unknown }).root === true;
+    } catch {
+      root = false;
+    }
+    known.set(context, root);
+  }
+  return root;
+}
+
+/** The saved site files of a package (outputsOf's order), or undefined when one of them is not
+ *  in `files` as the package recorded it (its line is then left out: the next build reads it). */
+function savedOutputs(
+  files: Map<string, MemoFile>,
+  pkg: MemoPackage,
+  root: boolean,
+): { paths: readonly string[]; entries: readonly MemoFile[]; at: number } | undefined {
+  const loaded = intactRun(files, pkg, root);
+  if (loaded !== undefined) return loaded;
+  const paths: string[] = [];
+  const entries: MemoFile[] = [];
+  for (const [path, key] of outputsOf(pkg, root)) {
+    const entry = files.get(path);
+    if (entry?.key !== key) return undefined;
+    paths.push(path);
+    entries.push(entry);
+  }
+  return { paths, entries, at: 0 };
+}
+
+/** Writes the memo (a temporary file renamed over the old one), section by section: the site
+ *  files of each package whose line is saved first, then the other files. Files without identity
+ *  are left out. */
 export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
   const paths: string[] = [];
   const keys: string[] = [];
   const idents = new Float64Array(memo.files.size * 3);
-  for (const [path, { key, ident }] of memo.files) {
-    if (ident === undefined || key === "") continue;
-    idents.set(ident, paths.length * 3);
+  const add = (path: string, { key, ident }: MemoFile) => {
+    idents.set(ident as FileIdent, paths.length * 3);
     paths.push(path);
     keys.push(impliesKey(path, key) ? "" : key);
+  };
+  const lines: string[] = [];
+  const placed = new Set<MemoFile>();
+  const roots = new Map<string, boolean>();
+  for (const [index, packages] of memo.sources) {
+    for (const [key, pkg] of packages) {
+      const loaded = packageLines.get(pkg);
+      let line = loaded?.index === index ? loaded.line : undefined;
+      if (line === undefined) {
+        const json = packageToJson(key, pkg);
+        if (json === undefined) continue;
+        line = JSON.stringify([index, key, json]);
+      }
+      const root = rootContext(pkg.context, roots);
+      const outputs = savedOutputs(memo.files, pkg, root);
+      if (outputs === undefined) continue;
+      const count = pkg.files.length * (root ? 2 : 1);
+      const at = paths.length;
+      for (let i = outputs.at; i < outputs.at + count; i++) {
+        const entry = outputs.entries[i] as MemoFile;
+        if (entry.ident === undefined) break;
+        placed.add(entry);
+        add(outputs.paths[i] as string, entry);
+      }
+      // a file without identity is not saved, nor the package holding it
+      if (paths.length - at === count) lines.push(`${at}\t${count}\t${line}\n`);
+    }
+  }
+  for (const [path, entry] of memo.files) {
+    if (entry.ident === undefined || entry.key === "" || placed.has(entry)) continue;
+    add(path, entry);
   }
   const pathText = paths.join("\n");
   const keyText = keys.join("\n");
@@ -255,20 +418,11 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
     writeAll(fd, keyText);
     writeAll(fd, new Uint8Array(idents.buffer, 0, paths.length * 3 * 8));
     let chunk = "";
-    for (const [index, packages] of memo.sources) {
-      for (const [key, pkg] of packages) {
-        const loaded = packageLines.get(pkg);
-        let line = loaded?.index === index ? loaded.line : undefined;
-        if (line === undefined) {
-          const json = packageToJson(key, pkg);
-          if (json === undefined) continue;
-          line = JSON.stringify([index, key, json]);
-        }
-        chunk += `${line}\n`;
-        if (chunk.length > 1 << 20) {
-          writeAll(fd, chunk);
-          chunk = "";
-        }
+    for (const line of lines) {
+      chunk += line;
+      if (chunk.length > 1 << 20) {
+        writeAll(fd, chunk);
+        chunk = "";
       }
     }
     writeAll(fd, chunk);
@@ -299,7 +453,7 @@ export function dropChangedFiles(memo: BuildMemo): number {
   let dropped = 0;
   for (const [path, entry] of memo.files) {
     if (entry.ident !== undefined && sameIdent(join(memo.out, path), entry.ident)) continue;
-    memo.files.set(path, { key: "" });
+    forget(entry);
     dropped++;
   }
   return dropped;
@@ -307,8 +461,17 @@ export function dropChangedFiles(memo: BuildMemo): number {
 
 /** dropChangedFiles with the paths found changed elsewhere (see identity-check.ts). */
 export function dropFiles(memo: BuildMemo, changed: readonly string[]): number {
-  for (const path of changed) if (memo.files.has(path)) memo.files.set(path, { key: "" });
+  for (const path of changed) {
+    const entry = memo.files.get(path);
+    if (entry !== undefined) forget(entry);
+  }
   return changed.length;
+}
+
+/** A file's entry as one changed since: in place, so a package holding it sees (intactOutputs). */
+function forget(entry: MemoFile): void {
+  entry.key = "";
+  delete entry.ident;
 }
 
 export function sameIdent(path: string, [ino, size, mtimeMs]: FileIdent): boolean {

@@ -189,6 +189,20 @@ export class SiteWriter {
     if (!this.keep(path, key)) throw new Error(`${path} is not in the previous output`);
   }
 
+  /** The files of the previous output this build updates in place (entries `keepEntries` takes). */
+  get previousFiles(): Map<string, MemoFile> | undefined {
+    return this.linkRoot === undefined ? this.previous : undefined;
+  }
+
+  /** keepPrevious for files given by their entries in `previousFiles` (see intactOutputs). */
+  keepEntries(entries: readonly MemoFile[]): void {
+    for (const entry of entries) {
+      if (entry.key === "") throw new Error("internal: keeping a file changed since");
+      entry.seen = this.stamp;
+    }
+    this.counts.kept += entries.length;
+  }
+
   /** Records a file written by someone else (a page worker) at the target `prepare` gave. */
   written(path: string, key: string, ident: FileIdent): void {
     this.files.set(path, this.entry(key, ident));

@@ -123,12 +123,16 @@ describe("pkg-catalog build onto its previous output", () => {
       (file) => file.startsWith(`p/${index.packages[2]?.path}/`) && file.endsWith(".md"),
     );
     expect(readme).toBeDefined();
+    // the root copy of one package's README goes, and the index copy of another's root is replaced
     await rm(join(out, readme as string));
+    const root = join(out, "index/synth.dev/p", `${index.packages[3]?.path}.json`);
+    await writeFile(`${root}.new`, await readFile(root));
+    await rename(`${root}.new`, root);
     const result = await build();
     expect(result.code, result.stderr).toBe(0);
-    // the edited page is rendered again; the package missing a file is read again (and its page kept)
+    // the edited page is rendered again; the packages missing a file are read again (their pages kept)
     expect(result.report?.packagePages).toEqual({ rendered: 1, reused: PACKAGES - 1 });
-    expect(result.report?.packageData).toEqual({ read: 1, reused: PACKAGES - 1 });
+    expect(result.report?.packageData).toEqual({ read: 2, reused: PACKAGES - 2 });
     expect(await treeDigests(out)).toEqual(await cleanBuild());
   });
 
