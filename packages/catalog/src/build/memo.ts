@@ -126,12 +126,17 @@ export function intactOutputs(
   return run?.entries.slice(run.at, run.at + run.count);
 }
 
-function intactRun(files: Map<string, MemoFile>, memo: MemoPackage, root: boolean): LoadedOutputs | undefined {
+function intactRun(
+  files: Map<string, MemoFile>,
+  memo: MemoPackage,
+  root: boolean,
+): LoadedOutputs | undefined {
   const loaded = loadedOutputs.get(memo);
   if (loaded === undefined || loaded.files !== files) return undefined;
   if (loaded.count !== memo.files.length * (root ? 2 : 1)) return undefined;
   // a dropped file's entry has lost its key (see dropFiles)
-  for (let i = loaded.at; i < loaded.at + loaded.count; i++) if (loaded.entries[i]?.key === "") return undefined;
+  for (let i = loaded.at; i < loaded.at + loaded.count; i++)
+    if (loaded.entries[i]?.key === "") return undefined;
   return loaded;
 }
 
