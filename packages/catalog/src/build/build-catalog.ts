@@ -6,7 +6,7 @@ import { loadCatalogConfig } from "../config/load.js";
 import type { CatalogConfig, SourceEntry } from "../config/types.js";
 import { isSafePackagePath } from "../site/model/routes.js";
 import { assembleSiteModel, indexContextOf, packageViewsOf } from "../site/model/site-model.js";
-import type { PackageView } from "../site/model/types.js";
+import type { PackageSummary } from "../site/model/types.js";
 import { readSources } from "../sources/read-sources.js";
 import type { LoadedIndex, LoadedPackage } from "../sources/types.js";
 import { defaultCacheDir } from "../sources/url-cache.js";
@@ -174,7 +174,10 @@ async function viewAndWrite(
       // the view holds all the build needs of the package: what it was viewed from can go
       release(pkg);
       if (view.supersededBy === undefined)
-        pages.add({ pkg: view, viewHash: hash, ...readmeOf(source.index, label, readme, true) }, undefined);
+        pages.add(
+          { pkg: view, view: () => view, viewHash: hash, ...readmeOf(source.index, label, readme, true) },
+          undefined,
+        );
     };
   };
   run.log(`reading ${config.sources.length} ${config.sources.length === 1 ? "source" : "sources"}`);
@@ -211,7 +214,7 @@ async function viewAndWrite(
         ...(readme === undefined ? {} : { readme }),
       });
     }
-    const views: PackageView[] = [];
+    const views: PackageSummary[] = [];
     const packages = new Map<string, MemoPackage>();
     nextSources.set(index.sourceIndex, packages);
     const streamedByKey = filesByPackage(mirror.streamedFiles(index.sourceIndex));
@@ -224,6 +227,7 @@ async function viewAndWrite(
       if (!isEarly || view.supersededBy !== undefined)
         deferred.push({
           pkg: view,
+          view: () => view,
           viewHash: viewedPkg.viewHash,
           ...readmeOf(index.sourceIndex, index.label, readme, true),
         });
@@ -234,7 +238,8 @@ async function viewAndWrite(
         digest,
         label: index.label,
         context,
-        view,
+        summary: view,
+        view: () => view,
         viewHash: viewedPkg.viewHash,
         files: streamedByKey.get(pkg.path) ?? [],
         ...(readme === undefined ? {} : { readme }),
@@ -244,9 +249,10 @@ async function viewAndWrite(
       if (memo.label !== index.label)
         throw new PkgError(ExitCode.Failed, `internal: reused ${key} under another label`);
       packages.set(key, memo);
-      views.push(memo.view);
+      views.push(memo.summary);
       deferred.push({
-        pkg: memo.view,
+        pkg: memo.summary,
+        view: memo.view,
         viewHash: memo.viewHash,
         known: true,
         ...readmeOf(index.sourceIndex, index.label, memo.readme, false),

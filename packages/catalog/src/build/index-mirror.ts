@@ -197,8 +197,12 @@ export class IndexMirror {
     let keptCount = 0;
     for (const memo of kept) {
       const entries = this.writer.previousFiles && intactOutputs(this.writer.previousFiles, memo, root);
-      if (entries) this.writer.keepEntries(entries);
-      else for (const [path, key] of outputsOf(memo, root)) this.writer.keepPrevious(path, key);
+      if (entries) {
+        this.writer.keepEntries(entries);
+        keptCount += root ? entries.length / 2 : entries.length;
+        continue;
+      }
+      for (const [path, key] of outputsOf(memo, root)) this.writer.keepPrevious(path, key);
       keptCount += memo.files.length;
     }
     return stream.files.length + keptCount;

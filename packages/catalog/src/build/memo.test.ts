@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { PackageView } from "../site/model/types.js";
+import { type PackageView, summaryKeys } from "../site/model/types.js";
 import {
   type BuildMemo,
   dropFiles,
@@ -14,6 +14,47 @@ import {
 } from "./memo.js";
 
 const hex = (c: string) => c.repeat(64);
+
+/** A package's whole view, every optional field set. */
+function viewOf(path: string): PackageView {
+  return {
+    name: `main/${path}`,
+    path,
+    indexLabel: "main",
+    route: `/${path}/`,
+    title: "tool",
+    description: "A tool.",
+    keywords: ["cli"],
+    status: "deprecated",
+    deprecatedMessage: "Use another.",
+    supersededBy: "main/acme/next",
+    repository: `oci://registry.test/${path}`,
+    latest: "1.0.0",
+    latestObserved: "2026-01-01T00:00:00Z",
+    tags: [
+      {
+        tag: "1.0.0",
+        aliases: ["1"],
+        content: `sha256:${hex("7")}`,
+        observed: "2026-01-01T00:00:00Z",
+        yanked: false,
+      },
+    ],
+    platforms: [{ os: "linux", arch: "amd64", libc: "glibc" }],
+    matrix: {
+      arches: ["amd64"],
+      rows: [{ os: "linux", libc: "glibc", label: "linux (glibc)", arches: [true] }],
+    },
+    oses: ["linux"],
+    owners: [{ login: "acme", href: "https://github.com/acme" }],
+    license: { text: "MIT" },
+    source: { text: "https://github.com/acme/tool", href: "https://github.com/acme/tool" },
+    revision: { text: "abc" },
+    upstreamUrl: "https://github.com/acme/tool",
+    disclaimer: "Mirrored.",
+    logoHref: "/p/acme/tool/o/sha256/logo.svg",
+  };
+}
 let dir: string | undefined;
 
 afterEach(async () => {
@@ -49,7 +90,8 @@ describe("the build memo file", () => {
       digest: `sha256:${hex("0")}`,
       label: "main",
       context: JSON.stringify({ root, ownerTemplate: "" }),
-      view: { name: `main/${key}` } as PackageView,
+      summary: viewOf(key),
+      view: () => viewOf(key),
       viewHash: hex("1"),
       files: [
         [`p/${key}.json`, hex("0")],
@@ -96,6 +138,20 @@ describe("the build memo file", () => {
     expect(intactOutputs(loadedFiles, tool, false)).toBeUndefined();
     expect(intactOutputs(new Map(loadedFiles), tool, true)).toBeUndefined();
     expect(intactOutputs(loadedFiles, other, false)).toHaveLength(2);
+
+    // the summary alone is parsed; the whole view comes back as it was when asked
+    expect(Object.keys(tool.summary).sort()).toEqual([...summaryKeys].sort());
+    expect(tool.view()).toEqual(viewOf("acme/tool"));
+    expect(tool.view()).toBe(tool.view());
+
+    // saved again as loaded (from its columns), it loads the same
+    const again = join(dir, "again.json");
+    await saveMemo(again, loaded as BuildMemo);
+    const reloaded = await loadMemo(again, "/site", "r1");
+    expect(reloaded?.files).toEqual(files);
+    const tool2 = reloaded?.sources.get(0)?.get("acme/tool") as MemoPackage;
+    expect(tool2.view()).toEqual(viewOf("acme/tool"));
+    expect(intactOutputs(reloaded?.files as BuildMemo["files"], tool2, true)).toHaveLength(6);
 
     dropFiles(loaded as BuildMemo, [`p/acme/tool/o/sha256/${hex("b")}.json`]);
     expect(intactOutputs(loadedFiles, tool, true)).toBeUndefined();

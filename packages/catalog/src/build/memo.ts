@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { closeSync, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { PackageView } from "../site/model/types.js";
+import { type PackageSummary, type PackageView, summaryKeys } from "../site/model/types.js";
 
 /**
  * What a build left in its output, so that the next build onto it writes only what changed.
@@ -42,7 +42,11 @@ export interface MemoPackage {
   label: string;
   /** The index context it was viewed in (root flag, owner links): viewed again when it changes. */
   context: string;
-  view: PackageView;
+  /** What the site's lists show of it (the view itself, for a package read by this process). */
+  summary: PackageSummary;
+  /** Its whole view: a loaded package's is parsed from the memo when first asked (a rebuild asks
+   *  for the few whose pages it renders). */
+  view: () => PackageView;
   /** sha256 of the view's JSON (part of its page's key). */
   viewHash: string;
   /** Its README's index path, when it has one. */
@@ -52,7 +56,7 @@ export interface MemoPackage {
 }
 
 /** Format of the memo file; a memo of another format is ignored. */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /**
  * The memo file: a JSON header line, then the files as three sections (their paths, one a line;
@@ -75,7 +79,8 @@ export interface MemoHeader {
   keyBytes: number;
 }
 
-type PackageJson = Omit<MemoPackage, "files"> & { objects: string[] };
+/** A package's line is this JSON, a tab, and the rest of its view (what the summary leaves out). */
+type PackageJson = Omit<MemoPackage, "files" | "view"> & { objects: string[] };
 
 /** The package's line as loaded (its JSON): written again as it is while a build keeps the same
  *  entry there. */
@@ -85,10 +90,15 @@ const packageLines = new WeakMap<MemoPackage, { index: number; line: string }>()
  *  order of `outputsOf`. */
 interface LoadedOutputs {
   files: Map<string, MemoFile>;
+  /** The loaded memo's file columns, as read. */
   paths: readonly string[];
+  keys: readonly string[];
+  idents: Float64Array;
   entries: readonly MemoFile[];
   at: number;
   count: number;
+  /** The package's index files (each has one site file, or two for the root index). */
+  perCopy: number;
 }
 
 const loadedOutputs = new WeakMap<MemoPackage, LoadedOutputs>();
@@ -133,35 +143,54 @@ function intactRun(
 ): LoadedOutputs | undefined {
   const loaded = loadedOutputs.get(memo);
   if (loaded === undefined || loaded.files !== files) return undefined;
-  if (loaded.count !== memo.files.length * (root ? 2 : 1)) return undefined;
-  // a dropped file's entry has lost its key (see dropFiles)
+  if (loaded.count !== loaded.perCopy * (root ? 2 : 1)) return undefined;
+  // a dropped file's entry has lost its key (see dropFiles); a kept one is as loaded
   for (let i = loaded.at; i < loaded.at + loaded.count; i++)
     if (loaded.entries[i]?.key === "") return undefined;
   return loaded;
 }
 
-/** Whether the loaded files from `at` are the site files of `memo` (outputsOf's order, for the
- *  root index when there are two per index file) with their keys; paths compared piece by piece
- *  rather than built. */
+/** Whether `path` is `base + dir + name`, without making that string. */
+function isJoined(path: string, base: string, dir: string, name: string): boolean {
+  return (
+    path.length === base.length + dir.length + name.length &&
+    path.startsWith(base) &&
+    path.startsWith(dir, base.length) &&
+    path.endsWith(name)
+  );
+}
+
+/**
+ * Whether the loaded files from `at` are the site files of a package's line (outputsOf's order,
+ * for the root index when there are two per index file) with the keys its digests imply: its root
+ * file keyed by the root digest, its objects saved with the key their names imply. Compared piece
+ * by piece rather than by making each path.
+ */
 function holdsOutputs(
-  paths: readonly string[],
-  entries: readonly MemoFile[],
+  columns: { paths: readonly string[]; keys: readonly string[]; entries: readonly MemoFile[] },
   at: number,
   count: number,
-  memo: MemoPackage,
+  key: string,
+  json: PackageJson,
 ): boolean {
-  const root = count === memo.files.length * 2;
-  if ((!root && count !== memo.files.length) || at + count > paths.length) return false;
-  const base = `index/${memo.label}/`;
+  const { paths, keys, entries } = columns;
+  const perCopy = json.objects.length + 1;
+  const root = count === perCopy * 2;
+  if ((!root && count !== perCopy) || at + count > paths.length) return false;
+  const base = `index/${json.label}/`;
+  const copies = root ? ["", base] : [base];
+  const digestHex = json.digest.slice("sha256:".length);
   let i = at;
-  for (const [path, key] of memo.files) {
-    const under = paths[i] as string;
-    if (under.length !== base.length + path.length || !under.startsWith(base) || !under.endsWith(path))
-      return false;
-    if (entries[i++]?.key !== key) return false;
-    if (!root) continue;
-    if (paths[i] !== path || entries[i++]?.key !== key) return false;
-  }
+  const holds = (dir: string, name: string, implied: boolean) => {
+    for (let c = copies.length - 1; c >= 0; c--, i++) {
+      if (!isJoined(paths[i] as string, copies[c] as string, dir, name)) return false;
+      if (implied ? keys[i] !== "" : entries[i]?.key !== digestHex) return false;
+    }
+    return true;
+  };
+  if (!json.digest.startsWith("sha256:") || !holds("p/", `${key}.json`, false)) return false;
+  const objects = `p/${key}/o/sha256/`;
+  for (const name of json.objects) if (!holds(objects, name, true)) return false;
   return true;
 }
 
@@ -188,7 +217,9 @@ function savedImpliedKey(path: string): string {
   return `sha256:${path.slice(at + 1, at + 65)}`;
 }
 
-function packageToJson(key: string, memo: MemoPackage): PackageJson | undefined {
+/** A package's line (see PackageJson), or undefined when its files are not the ones its digests
+ *  name (it is then read again by the next build). */
+function packageLine(index: number, key: string, memo: MemoPackage): string | undefined {
   const objects: string[] = [];
   const prefix = `p/${key}/o/sha256/`;
   for (const [path, fileKey] of memo.files) {
@@ -196,15 +227,48 @@ function packageToJson(key: string, memo: MemoPackage): PackageJson | undefined 
     if (!path.startsWith(prefix) || !impliesKey(path, fileKey)) return undefined;
     objects.push(path.slice(prefix.length));
   }
-  const { files: _files, ...rest } = memo;
-  return { ...rest, objects };
+  const { files: _files, view, summary, ...rest } = memo;
+  const json: PackageJson = { ...rest, summary: pick(summary), objects };
+  const whole: Partial<PackageView> = { ...view() };
+  for (const field of summaryKeys) delete whole[field];
+  return `${JSON.stringify([index, key, json])}\t${JSON.stringify(whole)}`;
 }
 
-function packageFromJson(key: string, json: PackageJson): MemoPackage {
-  const { objects, ...rest } = json;
-  const files: [string, string][] = [[`p/${key}.json`, json.digest.replace(/^sha256:/, "")]];
+/** Only the summary's own fields (a read package's summary is its whole view). */
+function pick(summary: PackageSummary): PackageSummary {
+  const picked: Partial<Record<keyof PackageSummary, unknown>> = {};
+  for (const field of summaryKeys) if (summary[field] !== undefined) picked[field] = summary[field];
+  return picked as PackageSummary;
+}
+
+/** A package's index files as its line names them: its root, keyed by the root digest, and its
+ *  objects, keyed by their names. */
+function filesOf(key: string, digest: string, objects: readonly string[]): [string, string][] {
+  const files: [string, string][] = [[`p/${key}.json`, digest.replace(/^sha256:/, "")]];
   for (const name of objects) files.push([`p/${key}/o/sha256/${name}`, `sha256:${name.slice(0, 64)}`]);
-  return { ...rest, files };
+  return files;
+}
+
+function packageFromLine(key: string, json: PackageJson, restOfView: string): MemoPackage {
+  const { objects, ...rest } = json;
+  let view: PackageView | undefined;
+  let files: [string, string][] | undefined;
+  const pkg = {
+    ...rest,
+    view: () => {
+      view ??= { ...json.summary, ...(JSON.parse(restOfView) as Omit<PackageView, keyof PackageSummary>) };
+      return view;
+    },
+  };
+  // made when first asked, like the view: a rebuild keeps most packages by their loaded entries
+  // (intactOutputs) and never needs these
+  return Object.defineProperty(pkg, "files", {
+    enumerable: true,
+    get: () => {
+      files ??= filesOf(key, json.digest, objects);
+      return files;
+    },
+  }) as typeof pkg & Pick<MemoPackage, "files">;
 }
 
 export function emptyMemo(out: string, renderer: string): BuildMemo {
@@ -214,7 +278,7 @@ export function emptyMemo(out: string, renderer: string): BuildMemo {
 /** Where the memo of the output `out` (a real path) lives: in the cache directory, never in the
  *  output (it would be deployed with the site). */
 export function memoFile(cacheDir: string, out: string): string {
-  return join(cacheDir, "builds", `${createHash("sha256").update(out).digest("hex").slice(0, 32)}.json`);
+  return join(cacheDir, "builds", `${sha256Hex(out).slice(0, 32)}.json`);
 }
 
 /** The files of a memo file as its columns (paths, keys, identities), and where its packages
@@ -277,17 +341,27 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
       const lineAt = text.indexOf("\t", countAt + 1);
       const at = Number(text.slice(0, countAt));
       const count = Number(text.slice(countAt + 1, lineAt));
+      const viewAt = text.indexOf("\t", lineAt + 1);
       const line = text.slice(lineAt + 1);
-      const [index, key, json] = JSON.parse(line) as [number, string, PackageJson];
+      const [index, key, json] = JSON.parse(text.slice(lineAt + 1, viewAt)) as [number, string, PackageJson];
       let packages = sources.get(index);
       if (packages === undefined) {
         packages = new Map();
         sources.set(index, packages);
       }
-      const pkg = packageFromJson(key, json);
+      const pkg = packageFromLine(key, json, text.slice(viewAt + 1));
       packageLines.set(pkg, { index, line });
-      if (Number.isSafeInteger(at) && at >= 0 && holdsOutputs(paths, entries, at, count, pkg))
-        loadedOutputs.set(pkg, { files, paths, entries, at, count });
+      if (Number.isSafeInteger(at) && at >= 0 && holdsOutputs({ paths, keys, entries }, at, count, key, json))
+        loadedOutputs.set(pkg, {
+          files,
+          paths,
+          keys,
+          idents,
+          entries,
+          at,
+          count,
+          perCopy: json.objects.length + 1,
+        });
       packages.set(key, pkg);
     }
     const memo: BuildMemo = { out, renderer, files, sources };
@@ -315,15 +389,26 @@ export function changedPaths(
   chunk: number,
 ): string[] {
   const changed: string[] = [];
+  const under = outPrefix(out);
   for (let start = next(); start < paths.length; start = next()) {
     const end = Math.min(start + chunk, paths.length);
     for (let i = start; i < end; i++) {
       const path = paths[i] as string;
       const ident: FileIdent = [idents[3 * i] ?? 0, idents[3 * i + 1] ?? 0, idents[3 * i + 2] ?? 0];
-      if (!sameIdent(join(out, path), ident)) changed.push(path);
+      if (!sameIdent(under + path, ident)) changed.push(path);
     }
   }
   return changed;
+}
+
+/**
+ * What the site paths of `out` (a real path) are appended to: a memo's paths are plain relative
+ * paths (see isSafeRelativePath), and `path.join` on each of a hundred thousand of them took a
+ * third of the time their lstat calls did. (A path that is not plain only gets its metadata read;
+ * the writer never removes one, see planCommit.)
+ */
+function outPrefix(out: string): string {
+  return out.endsWith("/") ? out : `${out}/`;
 }
 
 /** Whether packages viewed in `context` (an index context's JSON) belong to the root index. */
@@ -346,7 +431,10 @@ function savedOutputs(
   files: Map<string, MemoFile>,
   pkg: MemoPackage,
   root: boolean,
-): { paths: readonly string[]; entries: readonly MemoFile[]; at: number } | undefined {
+):
+  | LoadedOutputs
+  | { paths: readonly string[]; entries: readonly MemoFile[]; at: number; count: number }
+  | undefined {
   const loaded = intactRun(files, pkg, root);
   if (loaded !== undefined) return loaded;
   const paths: string[] = [];
@@ -357,7 +445,7 @@ function savedOutputs(
     paths.push(path);
     entries.push(entry);
   }
-  return { paths, entries, at: 0 };
+  return { paths, entries, at: 0, count: entries.length };
 }
 
 /** Writes the memo (a temporary file renamed over the old one), section by section: the site
@@ -379,16 +467,24 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
     for (const [key, pkg] of packages) {
       const loaded = packageLines.get(pkg);
       let line = loaded?.index === index ? loaded.line : undefined;
-      if (line === undefined) {
-        const json = packageToJson(key, pkg);
-        if (json === undefined) continue;
-        line = JSON.stringify([index, key, json]);
-      }
+      line ??= packageLine(index, key, pkg);
+      if (line === undefined) continue;
       const root = rootContext(pkg.context, roots);
       const outputs = savedOutputs(memo.files, pkg, root);
       if (outputs === undefined) continue;
-      const count = pkg.files.length * (root ? 2 : 1);
+      const count = outputs.count;
       const at = paths.length;
+      if ("keys" in outputs) {
+        // kept as loaded: the loaded columns say what to save
+        idents.set(outputs.idents.subarray(outputs.at * 3, (outputs.at + count) * 3), at * 3);
+        for (let i = outputs.at; i < outputs.at + count; i++) {
+          placed.add(outputs.entries[i] as MemoFile);
+          paths.push(outputs.paths[i] as string);
+          keys.push(outputs.keys[i] as string);
+        }
+        lines.push(`${at}\t${count}\t${line}\n`);
+        continue;
+      }
       for (let i = outputs.at; i < outputs.at + count; i++) {
         const entry = outputs.entries[i] as MemoFile;
         if (entry.ident === undefined) break;
@@ -456,8 +552,9 @@ export async function removeMemo(file: string): Promise<void> {
  */
 export function dropChangedFiles(memo: BuildMemo): number {
   let dropped = 0;
+  const under = outPrefix(memo.out);
   for (const [path, entry] of memo.files) {
-    if (entry.ident !== undefined && sameIdent(join(memo.out, path), entry.ident)) continue;
+    if (entry.ident !== undefined && sameIdent(under + path, entry.ident)) continue;
     forget(entry);
     dropped++;
   }
@@ -479,8 +576,10 @@ function forget(entry: MemoFile): void {
   delete entry.ident;
 }
 
+const noThrow = { throwIfNoEntry: false } as const;
+
 export function sameIdent(path: string, [ino, size, mtimeMs]: FileIdent): boolean {
-  const stats = lstatSync(path, { throwIfNoEntry: false });
+  const stats = lstatSync(path, noThrow);
   return stats?.isFile() === true && stats.ino === ino && stats.size === size && stats.mtimeMs === mtimeMs;
 }
 
@@ -488,6 +587,8 @@ export function identOf(stats: { ino: number; size: number; mtimeMs: number }): 
   return [stats.ino, stats.size, stats.mtimeMs];
 }
 
+/** One call, no Hash object: twice as fast on the short inputs a build hashes by the ten thousand
+ *  (page keys). */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+  return hash("sha256", data, "hex");
 }

@@ -1,13 +1,16 @@
 import { availableParallelism } from "node:os";
-import type { PackageView } from "../site/model/types.js";
+import type { PackageSummary, PackageView } from "../site/model/types.js";
 import type { SiteChrome } from "../site/render/chrome.js";
 import { sha256Hex } from "./memo.js";
 import { createPageRenderer, type PageRenderer } from "./page-pool.js";
 import { SiteWriter } from "./site-writer.js";
 
-/** One package page to render: its view, and where its README is read from during the build. */
+/** One package page to render: its package, and where its README is read from during the build. */
 export interface PageSource {
-  pkg: PackageView;
+  pkg: PackageSummary;
+  /** The package's whole view (a reused package's is parsed from the memo only when its page is
+   *  rendered). */
+  view: () => PackageView;
   /** sha256 of the view's JSON, when known (a reused package's, from the memo). */
   viewHash?: string;
   /** A page of a package reused from the previous build: its path was checked then. */
@@ -23,7 +26,7 @@ export interface PageCounts {
 }
 
 /** The key of each view's page, by the inputs it was made of. */
-const pageKeys = new WeakMap<PackageView, { inputs: string; key: string }>();
+const pageKeys = new WeakMap<PackageSummary, { inputs: string; key: string }>();
 
 /** Pages handed to the workers at once (several each, so none waits for the next while the main
  *  thread reads). */
@@ -34,22 +37,25 @@ export function pageWorkerCount(): number {
   return Math.max(1, Math.min(availableParallelism(), 8));
 }
 
-/** The hashes of the views this build holds (made when viewed, or kept in the memo). */
-const viewHashes = new WeakMap<PackageView, string>();
+/** The hashes of the views this build holds (made when viewed, or kept in the memo), by the view or
+ *  the summary the build holds of it. */
+const viewHashes = new WeakMap<PackageSummary, string>();
 
 /** The hash of a package view, part of its page's key (and of the catalog pages listing it). */
 export function viewHash(view: PackageView): string {
   return sha256Hex(JSON.stringify(view));
 }
 
-/** Records the hash a view has (views are not changed once made). */
-export function rememberViewHash(view: PackageView, hash: string): void {
-  viewHashes.set(view, hash);
+/** Records the hash of a package's view (views are not changed once made). */
+export function rememberViewHash(pkg: PackageSummary, hash: string): void {
+  viewHashes.set(pkg, hash);
 }
 
-/** The view's hash as recorded, else made. */
-export function knownViewHash(view: PackageView): string {
-  return viewHashes.get(view) ?? viewHash(view);
+/** The hash of the package's view as recorded. */
+export function knownViewHash(pkg: PackageSummary): string {
+  const hash = viewHashes.get(pkg);
+  if (hash === undefined) throw new Error(`internal: no view hash recorded for ${pkg.name}`);
+  return hash;
 }
 
 /** Where the page workers come from: a pool of this build's own, or one kept between builds. */
@@ -104,7 +110,7 @@ export class PackagePages {
     const route = SiteWriter.pagePath(pkg.route);
     const owner = `the package ${pkg.name}`;
     const path = known ? this.writer.claimKnown(route, owner) : this.writer.claim(route, owner);
-    const hash = page.viewHash ?? viewHash(pkg);
+    const hash = page.viewHash ?? viewHash(page.view());
     rememberViewHash(pkg, hash);
     const inputs = [
       this.rendererHash,
@@ -144,7 +150,7 @@ export class PackagePages {
       this.renderer
         .run({
           file: this.writer.pageTarget(path),
-          pkg: page.pkg,
+          pkg: page.view(),
           ...(page.readme === undefined ? {} : { readmeFile: page.readme.locate() }),
           ...(successorRoute === undefined ? {} : { successorRoute }),
         })

@@ -321,7 +321,9 @@ export class SiteWriter {
       for (const [path, entry] of this.files) {
         if (entry.seen === this.stamp) continue;
         this.files.delete(path);
-        removals.push(path);
+        // a memo naming a path that is not plain inside the root was not written by a build: that
+        // file is none of the site's to remove
+        if (isSafeRelativePath(path)) removals.push(path);
       }
     }
     return { moves: this.moves, links: this.links, removals };

@@ -1,8 +1,9 @@
-import { lstat, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkOutputDir, withAtomicOutput } from "../../src/build/atomic-output.js";
+import { sha256Hex } from "../../src/build/memo.js";
 import { SiteWriter } from "../../src/build/site-writer.js";
 
 let dir: TempDir;
@@ -61,6 +62,27 @@ describe("SiteWriter", () => {
 });
 
 describe("atomic output", () => {
+  it("updating in place, removes what it no longer produces, but never a path outside the root", async () => {
+    const root = join(dir.path, "site");
+    await mkdir(join(root, "a"), { recursive: true });
+    await writeFile(join(root, "a/kept.txt"), "kept");
+    await writeFile(join(root, "a/gone.txt"), "gone");
+    await writeFile(join(dir.path, "outside.txt"), "not the site's");
+    const files = new Map([
+      ["a/kept.txt", { key: sha256Hex("kept") }],
+      ["a/gone.txt", { key: "old" }],
+      // a memo naming what no build writes (edited by hand, say)
+      ["../outside.txt", { key: "x" }],
+      ["a/../../outside.txt", { key: "x" }],
+    ]);
+    const writer = new SiteWriter(root, { previous: { files, stage: join(dir.path, "stage") } });
+    writer.writeSync("a/kept.txt", "kept", "test");
+    expect(writer.commit()).toBe(1);
+    expect(await readdir(join(root, "a"))).toEqual(["kept.txt"]);
+    expect(await readFile(join(dir.path, "outside.txt"), "utf8")).toBe("not the site's");
+    expect([...writer.files.keys()]).toEqual(["a/kept.txt"]);
+  });
+
   it("swaps a finished build in and removes the old output", async () => {
     const out = join(dir.path, "out");
     await withAtomicOutput(out, async (temp) => writeFile(join(temp, "a"), "1"));

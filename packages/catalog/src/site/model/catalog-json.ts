@@ -1,5 +1,5 @@
 import type { CatalogEntry } from "./catalog-entry.js";
-import type { PackageView, SiteModel } from "./types.js";
+import type { PackageSummary, SiteModel } from "./types.js";
 
 /** One package in `/catalog.json`: what the command palette searches and machines read. */
 export interface CatalogJsonPackage extends CatalogEntry {
@@ -31,7 +31,7 @@ export interface CatalogJson {
 }
 
 /** `os/arch` or `os/arch (libc)`. */
-export function platformLabels(pkg: PackageView): string[] {
+export function platformLabels(pkg: PackageSummary): string[] {
   return pkg.platforms.map((p) => (p.libc ? `${p.os}/${p.arch} (${p.libc})` : `${p.os}/${p.arch}`));
 }
 

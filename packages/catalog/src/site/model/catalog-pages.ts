@@ -1,4 +1,4 @@
-import type { CatalogTab, PackageView } from "./types.js";
+import type { CatalogTab, PackageSummary } from "./types.js";
 
 /** Packages per catalog page: a first view as light as a small catalog's, whatever the catalog's size. */
 export const catalogPageSize = 60;
@@ -10,7 +10,7 @@ export interface CatalogPage {
   /** Pages of the tab, at least 1 (an empty tab has one empty page). */
   count: number;
   route: string;
-  packages: PackageView[];
+  packages: PackageSummary[];
 }
 
 /** Page 1 is the tab's own route; page n is `<tab route>page/<n>/`. */

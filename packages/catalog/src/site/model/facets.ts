@@ -1,9 +1,9 @@
-import type { Facet, PackageView } from "./types.js";
+import type { Facet, PackageSummary } from "./types.js";
 
 /** Counts of each value over the packages, most frequent first, then by value. */
 export function facetCounts(
-  packages: readonly PackageView[],
-  values: (pkg: PackageView) => string[],
+  packages: readonly PackageSummary[],
+  values: (pkg: PackageSummary) => string[],
 ): Facet[] {
   const counts = new Map<string, number>();
   for (const pkg of packages) {

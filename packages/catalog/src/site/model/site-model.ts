@@ -5,7 +5,7 @@ import { facetCounts } from "./facets.js";
 import { ownerTemplate } from "./owners.js";
 import { packageView } from "./package-view.js";
 import { allRoute, indexRoute, isSafePackagePath, isSafeSegment, packageRoute } from "./routes.js";
-import type { CatalogTab, IndexView, PackageView, SiteModel } from "./types.js";
+import type { CatalogTab, IndexView, PackageSummary, PackageView, SiteModel } from "./types.js";
 
 function sourceOf(config: CatalogConfig, index: IndexRef): SourceEntry {
   const source =
@@ -15,11 +15,16 @@ function sourceOf(config: CatalogConfig, index: IndexRef): SourceEntry {
   return source;
 }
 
-function byName(a: PackageView, b: PackageView): number {
+function byName(a: PackageSummary, b: PackageSummary): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-function tab(id: string, route: string, isDefault: boolean, packages: PackageView[]): CatalogTab {
+function tab<P extends PackageSummary>(
+  id: string,
+  route: string,
+  isDefault: boolean,
+  packages: P[],
+): CatalogTab<P> {
   return {
     id,
     label: id,
@@ -89,7 +94,7 @@ export function buildSiteModel(
   config: CatalogConfig,
   loaded: readonly LoadedIndex[],
   warn: (line: string) => void,
-): SiteModel {
+): SiteModel<PackageView> {
   return assembleSiteModel(
     config,
     loaded.map((index) => ({
@@ -101,13 +106,13 @@ export function buildSiteModel(
 }
 
 /** The model from the package views of every index (in any order: each index is sorted by name). */
-export function assembleSiteModel(
+export function assembleSiteModel<P extends PackageSummary>(
   config: CatalogConfig,
-  viewed: readonly (IndexRef & { packages: PackageView[] })[],
-): SiteModel {
+  viewed: readonly (IndexRef & { packages: P[] })[],
+): SiteModel<P> {
   const explicitDefault = config.sources.find((s) => s.default === true);
   const defaultSource = explicitDefault ?? config.sources.find((s) => s.root === true);
-  const indexes: IndexView[] = viewed.map((index) => {
+  const indexes: IndexView<P>[] = viewed.map((index) => {
     checkLabel(index.label);
     const source = sourceOf(config, index);
     const packages = [...index.packages].sort(byName);

@@ -70,39 +70,63 @@ export interface PackageView {
   logoHref?: string;
 }
 
+/** The fields of a view the site's lists read (cards, tabs, facets, search, `/catalog.json`,
+ *  successor routes); the rest only its own page does. */
+export const summaryKeys = [
+  "name",
+  "path",
+  "indexLabel",
+  "route",
+  "title",
+  "description",
+  "keywords",
+  "status",
+  "supersededBy",
+  "latest",
+  "latestObserved",
+  "platforms",
+  "oses",
+  "logoHref",
+] as const satisfies readonly (keyof PackageView)[];
+
+/** What the site's lists show of a package: a build onto its previous output holds this of every
+ *  package, and the whole view only of those whose page it renders. */
+export type PackageSummary = Pick<PackageView, (typeof summaryKeys)[number]>;
+
 /** A count of packages per facet value, most frequent first. */
 export interface Facet {
   value: string;
   count: number;
 }
 
-/** One index as the catalog view shows it. */
-export interface IndexView {
+/** One index as the catalog view shows it (its packages as the build holds them: summaries, or
+ *  whole views where every package was viewed). */
+export interface IndexView<P extends PackageSummary = PackageSummary> {
   label: string;
   root: boolean;
   isDefault: boolean;
   excludeFromAll: boolean;
   /** Route of the index's catalog page: `/index/<label>/`. */
   route: string;
-  packages: PackageView[];
+  packages: P[];
 }
 
 /** One tab of the catalog view: an index, or `all`. */
-export interface CatalogTab {
+export interface CatalogTab<P extends PackageSummary = PackageSummary> {
   /** The index label, or `all`. */
   id: string;
   label: string;
   route: string;
   isDefault: boolean;
-  packages: PackageView[];
+  packages: P[];
   oses: Facet[];
   keywords: Facet[];
 }
 
-export interface SiteModel {
-  indexes: IndexView[];
+export interface SiteModel<P extends PackageSummary = PackageSummary> {
+  indexes: IndexView<P>[];
   /** `all` first, then one tab per index in source order. */
-  tabs: CatalogTab[];
+  tabs: CatalogTab<P>[];
   /** The tab `/` opens on: the default index, else `all`. */
-  defaultTab: CatalogTab;
+  defaultTab: CatalogTab<P>;
 }
