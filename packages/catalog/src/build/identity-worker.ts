@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
-import { changedPaths, memoColumns } from "./memo.js";
+import { changedPaths, readMemoColumns } from "./memo.js";
 
 /** Checks the identity of the files a memo file records (see identity-check.ts), a chunk at a time
  *  from the shared counter: posts the paths whose file changed since, or null for a file that is
@@ -18,7 +17,7 @@ export type IdentityResult = { files: number; last: string; changed: string[] } 
 
 let result: IdentityResult;
 try {
-  const columns = memoColumns(readFileSync(file));
+  const columns = readMemoColumns(file);
   result =
     columns === undefined || columns.header.out !== out
       ? null

@@ -23,7 +23,7 @@ function viewOf(path: string): PackageView {
     indexLabel: "main",
     route: `/${path}/`,
     title: "tool",
-    description: "A tool.",
+    description: "A tool — fast, ✓ für alle.",
     keywords: ["cli"],
     status: "deprecated",
     deprecatedMessage: "Use another.",

@@ -1,5 +1,5 @@
 import { hash, randomBytes } from "node:crypto";
-import { closeSync, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readFileSync, readSync, writeSync, writevSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type PackageSummary, type PackageView, summaryKeys } from "../site/model/types.js";
@@ -84,7 +84,7 @@ type PackageJson = Omit<MemoPackage, "files" | "view"> & { objects: string[] };
 
 /** The package's line as loaded (its JSON): written again as it is while a build keeps the same
  *  entry there. */
-const packageLines = new WeakMap<MemoPackage, { index: number; line: string }>();
+const packageLines = new WeakMap<MemoPackage, { index: number; line: Uint8Array }>();
 
 /** A loaded package's site files: `count` entries of the loaded memo's files from `at`, in the
  *  order of `outputsOf`. */
@@ -306,6 +306,30 @@ export function memoColumns(
   return { header, paths, keys, idents, packagesAt };
 }
 
+/** The file columns of the memo file `file` (see memoColumns), read without its packages (half the
+ *  file, which the identity worker has no use for); undefined when it is not a memo of this format. */
+export function readMemoColumns(file: string): ReturnType<typeof memoColumns> {
+  const fd = openSync(file, "r");
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    const headBytes = readSync(fd, head, 0, head.length, 0);
+    const headerEnd = head.subarray(0, headBytes).indexOf(10);
+    if (headerEnd < 0) return undefined;
+    const header = JSON.parse(head.toString("utf8", 0, headerEnd)) as MemoHeader;
+    if (header?.format !== FORMAT) return undefined;
+    const packagesAt = headerEnd + 1 + header.pathBytes + header.keyBytes + header.files * 3 * 8;
+    const bytes = Buffer.allocUnsafe(packagesAt);
+    for (let done = 0; done < packagesAt; ) {
+      const read = readSync(fd, bytes, done, packagesAt - done, done);
+      if (read === 0) return undefined;
+      done += read;
+    }
+    return memoColumns(bytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The memo of `out`, or undefined when there is none usable (missing, unreadable, another format,
  *  another output or another renderer). */
 export async function loadMemo(file: string, out: string, renderer: string): Promise<BuildMemo | undefined> {
@@ -335,14 +359,20 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
       files.set(path, entry);
     }
     const sources = new Map<number, Map<string, MemoPackage>>();
-    for (const text of bytes.toString("utf8", packagesAt).split("\n")) {
+    for (let start = packagesAt; start < bytes.length; ) {
+      const newline = bytes.indexOf(10, start);
+      const end = newline < 0 ? bytes.length : newline;
+      const text = bytes.toString("utf8", start, end);
+      const lineStart = start;
+      start = end + 1;
       if (text === "") continue;
       const countAt = text.indexOf("\t");
       const lineAt = text.indexOf("\t", countAt + 1);
       const at = Number(text.slice(0, countAt));
       const count = Number(text.slice(countAt + 1, lineAt));
       const viewAt = text.indexOf("\t", lineAt + 1);
-      const line = text.slice(lineAt + 1);
+      // the line's own bytes, written again as they are (see saveMemo)
+      const line = bytes.subarray(lineStart + Buffer.byteLength(text.slice(0, lineAt + 1)), end);
       const [index, key, json] = JSON.parse(text.slice(lineAt + 1, viewAt)) as [number, string, PackageJson];
       let packages = sources.get(index);
       if (packages === undefined) {
@@ -460,13 +490,14 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
     paths.push(path);
     keys.push(impliesKey(path, key) ? "" : key);
   };
-  const lines: string[] = [];
+  /** The packages section: each line's start, then the line (the loaded bytes, or made anew). */
+  const lines: (string | Uint8Array)[] = [];
   const placed = new Set<MemoFile>();
   const roots = new Map<string, boolean>();
   for (const [index, packages] of memo.sources) {
     for (const [key, pkg] of packages) {
       const loaded = packageLines.get(pkg);
-      let line = loaded?.index === index ? loaded.line : undefined;
+      let line: string | Uint8Array | undefined = loaded?.index === index ? loaded.line : undefined;
       line ??= packageLine(index, key, pkg);
       if (line === undefined) continue;
       const root = rootContext(pkg.context, roots);
@@ -482,7 +513,7 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
           paths.push(outputs.paths[i] as string);
           keys.push(outputs.keys[i] as string);
         }
-        lines.push(`${at}\t${count}\t${line}\n`);
+        lines.push(`${at}\t${count}\t`, line);
         continue;
       }
       for (let i = outputs.at; i < outputs.at + count; i++) {
@@ -492,7 +523,7 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
         add(outputs.paths[i] as string, entry);
       }
       // a file without identity is not saved, nor the package holding it
-      if (paths.length - at === count) lines.push(`${at}\t${count}\t${line}\n`);
+      if (paths.length - at === count) lines.push(`${at}\t${count}\t`, line);
     }
   }
   for (const [path, entry] of memo.files) {
@@ -518,15 +549,7 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
     writeAll(fd, pathText);
     writeAll(fd, keyText);
     writeAll(fd, new Uint8Array(idents.buffer, 0, paths.length * 3 * 8));
-    let chunk = "";
-    for (const line of lines) {
-      chunk += line;
-      if (chunk.length > 1 << 20) {
-        writeAll(fd, chunk);
-        chunk = "";
-      }
-    }
-    writeAll(fd, chunk);
+    writePieces(fd, lines);
     closeSync(fd);
     open = false;
     await rename(temp, file);
@@ -534,6 +557,34 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
     if (open) closeSync(fd);
     await rm(temp, { force: true });
   }
+}
+
+/** Writes pieces in pairs (a line's start and the line) each followed by a newline, a batch at a
+ *  time: the loaded lines go out as the bytes they were read as, never encoded again. */
+function writePieces(fd: number, pieces: readonly (string | Uint8Array)[]): void {
+  const newline = Buffer.from("\n");
+  let batch: Uint8Array[] = [];
+  const flush = () => {
+    let bytes = batch.reduce((n, piece) => n + piece.byteLength, 0);
+    while (bytes > 0) {
+      let written = writevSync(fd, batch);
+      bytes -= written;
+      // a short write: what is left of the batch goes again
+      while (batch.length > 0 && written >= (batch[0] as Uint8Array).byteLength) {
+        written -= (batch.shift() as Uint8Array).byteLength;
+      }
+      if (written > 0) batch[0] = (batch[0] as Uint8Array).subarray(written);
+    }
+    batch = [];
+  };
+  for (let i = 0; i < pieces.length; i += 2) {
+    for (const piece of [pieces[i], pieces[i + 1]])
+      batch.push(typeof piece === "string" ? Buffer.from(piece) : (piece as Uint8Array));
+    batch.push(newline);
+    // IOV_MAX is 1024 on Linux
+    if (batch.length >= 1020) flush();
+  }
+  flush();
 }
 
 function writeAll(fd: number, data: string | Uint8Array): void {
