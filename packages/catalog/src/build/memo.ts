@@ -217,9 +217,9 @@ function savedImpliedKey(path: string): string {
   return `sha256:${path.slice(at + 1, at + 65)}`;
 }
 
-/** A package's line (see PackageJson), or undefined when its files are not the ones its digests
- *  name (it is then read again by the next build). */
-function packageLine(index: number, key: string, memo: MemoPackage): string | undefined {
+/** The names of a package's objects, or undefined when its files are not the ones its digests
+ *  name (it is then left out of the memo, and read again by the next build). */
+function objectNames(key: string, memo: MemoPackage): string[] | undefined {
   const objects: string[] = [];
   const prefix = `p/${key}/o/sha256/`;
   for (const [path, fileKey] of memo.files) {
@@ -227,19 +227,23 @@ function packageLine(index: number, key: string, memo: MemoPackage): string | un
     if (!path.startsWith(prefix) || !impliesKey(path, fileKey)) return undefined;
     objects.push(path.slice(prefix.length));
   }
-  const { files: _files, view, summary, ...rest } = memo;
-  const json: PackageJson = { ...rest, summary: pick(summary), objects };
-  const whole: Partial<PackageView> = { ...view() };
-  for (const field of summaryKeys) delete whole[field];
-  return `${JSON.stringify([index, key, json])}\t${JSON.stringify(whole)}`;
+  return objects;
 }
 
-/** Only the summary's own fields (a read package's summary is its whole view). */
-function pick(summary: PackageSummary): PackageSummary {
-  const picked: Partial<Record<keyof PackageSummary, unknown>> = {};
-  for (const field of summaryKeys) if (summary[field] !== undefined) picked[field] = summary[field];
-  return picked as PackageSummary;
+/** A package's line (see PackageJson). */
+function packageLine(index: number, key: string, memo: MemoPackage, objects: string[]): string {
+  const { files: _files, view, summary: _summary, ...rest } = memo;
+  const summary: Record<string, unknown> = {};
+  const others: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(view())) {
+    if (inSummary.has(field)) summary[field] = value;
+    else others[field] = value;
+  }
+  const json: PackageJson = { ...rest, summary: summary as PackageSummary, objects };
+  return `${JSON.stringify([index, key, json])}\t${JSON.stringify(others)}`;
 }
+
+const inSummary: ReadonlySet<string> = new Set(summaryKeys);
 
 /** A package's index files as its line names them: its root, keyed by the root digest, and its
  *  objects, keyed by their names. */
@@ -467,13 +471,19 @@ function savedOutputs(
   | undefined {
   const loaded = intactRun(files, pkg, root);
   if (loaded !== undefined) return loaded;
+  // outputsOf's order, its paths not kept (a new site's memo saves ten thousand packages this way)
   const paths: string[] = [];
   const entries: MemoFile[] = [];
-  for (const [path, key] of outputsOf(pkg, root)) {
+  const add = (path: string, key: string) => {
     const entry = files.get(path);
-    if (entry?.key !== key) return undefined;
+    if (entry?.key !== key) return false;
     paths.push(path);
     entries.push(entry);
+    return true;
+  };
+  const base = `index/${pkg.label}/`;
+  for (const [path, key] of pkg.files) {
+    if (!add(base + path, key) || (root && !add(path, key))) return undefined;
   }
   return { paths, entries, at: 0, count: entries.length };
 }
@@ -490,16 +500,20 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
     paths.push(path);
     keys.push(impliesKey(path, key) ? "" : key);
   };
-  /** The packages section: each line's start, then the line (the loaded bytes, or made anew). */
-  const lines: (string | Uint8Array)[] = [];
+  /** The packages section: each line's start, then the line (the loaded bytes, or made when
+   *  written: ten thousand lines of a new site's memo are not all held at once). */
+  const lines: (string | Uint8Array | (() => string))[] = [];
   const placed = new Set<MemoFile>();
   const roots = new Map<string, boolean>();
   for (const [index, packages] of memo.sources) {
     for (const [key, pkg] of packages) {
       const loaded = packageLines.get(pkg);
-      let line: string | Uint8Array | undefined = loaded?.index === index ? loaded.line : undefined;
-      line ??= packageLine(index, key, pkg);
-      if (line === undefined) continue;
+      let line: Uint8Array | (() => string) | undefined = loaded?.index === index ? loaded.line : undefined;
+      if (line === undefined) {
+        const objects = objectNames(key, pkg);
+        if (objects === undefined) continue;
+        line = () => packageLine(index, key, pkg, objects);
+      }
       const root = rootContext(pkg.context, roots);
       const outputs = savedOutputs(memo.files, pkg, root);
       if (outputs === undefined) continue;
@@ -561,7 +575,7 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
 
 /** Writes pieces in pairs (a line's start and the line) each followed by a newline, a batch at a
  *  time: the loaded lines go out as the bytes they were read as, never encoded again. */
-function writePieces(fd: number, pieces: readonly (string | Uint8Array)[]): void {
+function writePieces(fd: number, pieces: readonly (string | Uint8Array | (() => string))[]): void {
   const newline = Buffer.from("\n");
   let batch: Uint8Array[] = [];
   const flush = () => {
@@ -578,8 +592,10 @@ function writePieces(fd: number, pieces: readonly (string | Uint8Array)[]): void
     batch = [];
   };
   for (let i = 0; i < pieces.length; i += 2) {
-    for (const piece of [pieces[i], pieces[i + 1]])
+    for (let piece of [pieces[i], pieces[i + 1]]) {
+      if (typeof piece === "function") piece = piece();
       batch.push(typeof piece === "string" ? Buffer.from(piece) : (piece as Uint8Array));
+    }
     batch.push(newline);
     // IOV_MAX is 1024 on Linux
     if (batch.length >= 1020) flush();
