@@ -28,14 +28,12 @@ import {
   type BuildMemo,
   dropChangedFiles,
   dropFiles,
-  intactOutputs,
-  loadMemo,
   type MemoPackage,
   memoFile,
   outputsOf,
   removeMemo,
-  saveMemo,
 } from "./memo.js";
+import { intactOutputs, loadMemo, saveMemo } from "./memo-file.js";
 import { ownPool, PackagePages, type PagePoolSource, type PageSource, viewHash } from "./package-pages.js";
 import { assertReplaceable } from "./previous-output.js";
 import { complete, filesByPackage, readmePath, release, rootDigest, type Viewed } from "./read-packages.js";

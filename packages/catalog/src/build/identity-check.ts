@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { IdentityResult } from "./identity-worker.js";
-import { type BuildMemo, changedPaths, columnsOf } from "./memo.js";
+import { type BuildMemo, changedPaths } from "./memo.js";
+import { columnsOf } from "./memo-file.js";
 
 /** The compiled worker; the same file whether this module runs from src (tests) or dist. */
 const workerFile = fileURLToPath(new URL("../../dist/build/identity-worker.js", import.meta.url));

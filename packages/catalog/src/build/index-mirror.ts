@@ -1,7 +1,8 @@
 import { join, sep } from "node:path";
 import type { WalkHooks } from "../sources/read-path.js";
 import type { IndexWriter } from "./index-writer.js";
-import { type FileIdent, intactOutputs, type MemoPackage, outputsOf, sha256Hex } from "./memo.js";
+import { type FileIdent, type MemoPackage, outputsOf, sha256Hex } from "./memo.js";
+import { intactOutputs } from "./memo-file.js";
 import { isSafeRelativePath, type SiteWriter } from "./site-writer.js";
 
 /** An index file streamed out while its source is read: index-relative path, key, identity. */

@@ -3,15 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type PackageView, summaryKeys } from "../site/model/types.js";
-import {
-  type BuildMemo,
-  dropFiles,
-  intactOutputs,
-  loadMemo,
-  type MemoPackage,
-  outputsOf,
-  saveMemo,
-} from "./memo.js";
+import { type BuildMemo, dropFiles, type MemoPackage, outputsOf } from "./memo.js";
+import { intactOutputs, loadMemo, saveMemo } from "./memo-file.js";
 
 const hex = (c: string) => c.repeat(64);
 
