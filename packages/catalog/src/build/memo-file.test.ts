@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -145,6 +145,12 @@ describe("the build memo file", () => {
     const tool2 = reloaded?.sources.get(0)?.get("acme/tool") as MemoPackage;
     expect(tool2.view()).toEqual(viewOf("acme/tool"));
     expect(intactOutputs(reloaded?.files as BuildMemo["files"], tool2, true)).toHaveLength(6);
+
+    // a package line that is not of this format makes the memo unusable (the build starts anew)
+    const bytes = await readFile(again);
+    const broken = join(dir, "broken.json");
+    await writeFile(broken, Buffer.from(bytes.toString("latin1").replace(/\t(?=\[0,)/, " "), "latin1"));
+    expect(await loadMemo(broken, "/site", "r1")).toBeUndefined();
 
     dropFiles(loaded as BuildMemo, [`p/acme/tool/o/sha256/${hex("b")}.json`]);
     expect(intactOutputs(loadedFiles, tool, true)).toBeUndefined();

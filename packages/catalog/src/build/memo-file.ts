@@ -189,14 +189,17 @@ function filesOf(key: string, digest: string, objects: readonly string[]): [stri
   return files;
 }
 
-function packageFromLine(key: string, json: PackageJson, restOfView: string): MemoPackage {
+function packageFromLine(key: string, json: PackageJson, restOfView: Buffer): MemoPackage {
   const { objects, ...rest } = json;
   let view: PackageView | undefined;
   let files: [string, string][] | undefined;
   const pkg = {
     ...rest,
     view: () => {
-      view ??= { ...json.summary, ...(JSON.parse(restOfView) as Omit<PackageView, keyof PackageSummary>) };
+      view ??= {
+        ...json.summary,
+        ...(JSON.parse(restOfView.toString("utf8")) as Omit<PackageView, keyof PackageSummary>),
+      };
       return view;
     },
   };
@@ -292,24 +295,30 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
     for (let start = packagesAt; start < bytes.length; ) {
       const newline = bytes.indexOf(10, start);
       const end = newline < 0 ? bytes.length : newline;
-      const text = bytes.toString("utf8", start, end);
       const lineStart = start;
       start = end + 1;
-      if (text === "") continue;
-      const countAt = text.indexOf("\t");
-      const lineAt = text.indexOf("\t", countAt + 1);
-      const at = Number(text.slice(0, countAt));
-      const count = Number(text.slice(countAt + 1, lineAt));
-      const viewAt = text.indexOf("\t", lineAt + 1);
+      if (end === lineStart) continue;
+      // `<at>\t<count>\t<json>\t<rest of the view>`, found in the bytes: only the JSON is decoded
+      // here (JSON.stringify leaves no tab in it), the rest of the view when it is asked for
+      const countTab = bytes.indexOf(9, lineStart);
+      const jsonTab = countTab < 0 ? -1 : bytes.indexOf(9, countTab + 1);
+      const viewTab = jsonTab < 0 ? -1 : bytes.indexOf(9, jsonTab + 1);
+      if (viewTab < 0 || viewTab > end) return undefined;
+      const at = Number(bytes.toString("latin1", lineStart, countTab));
+      const count = Number(bytes.toString("latin1", countTab + 1, jsonTab));
+      const [index, key, json] = JSON.parse(bytes.toString("utf8", jsonTab + 1, viewTab)) as [
+        number,
+        string,
+        PackageJson,
+      ];
       // the line's own bytes, written again as they are (see saveMemo)
-      const line = bytes.subarray(lineStart + Buffer.byteLength(text.slice(0, lineAt + 1)), end);
-      const [index, key, json] = JSON.parse(text.slice(lineAt + 1, viewAt)) as [number, string, PackageJson];
+      const line = bytes.subarray(jsonTab + 1, end);
       let packages = sources.get(index);
       if (packages === undefined) {
         packages = new Map();
         sources.set(index, packages);
       }
-      const pkg = packageFromLine(key, json, text.slice(viewAt + 1));
+      const pkg = packageFromLine(key, json, bytes.subarray(viewTab + 1, end));
       packageLines.set(pkg, { index, line });
       if (Number.isSafeInteger(at) && at >= 0 && holdsOutputs({ paths, keys, entries }, at, count, key, json))
         loadedOutputs.set(pkg, {
