@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { link, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
@@ -33,6 +34,9 @@ export const catalogGoals = {
 };
 export const catalogReference = { seconds: 406, peakRssBytes: 2.9 * GiB, catalogJsBytes: 11 * KiB };
 
+/** Rebuilds measured, each after another one-package change; the goal is checked on their median. */
+const rebuildRounds = 3;
+
 const SYNTHETIC = { packages: 10_000, readmeBytes: 20_000, seed: 1 };
 
 export interface PageFigures {
@@ -56,9 +60,11 @@ export interface CatalogBenchResult {
     /** The same build with its output on a tmpfs, where there is one. */
     inMemory: { seconds: number; cpuSeconds: number } | undefined;
   };
-  /** The same build again onto its output after one package changed. */
+  /** The same build again onto its output after one package changed, `rounds` times (another
+   *  package each time): the median, and each round's wall seconds. */
   rebuild: {
     seconds: number;
+    rounds: number[];
     cpuSeconds: number;
     peakRssBytes: number;
     packagesRead: number;
@@ -316,20 +322,27 @@ export async function runCatalogBench(options: { benchDir?: string } = {}): Prom
       inMemory: await inMemoryBuild(project),
     };
     await expectPackages(syntheticSite, SYNTHETIC.packages);
-    await changeOne(join(scratch.path, "project", "index"), 0);
-    const again = await timedBuild(project, syntheticSite, cache);
+    // the kernel's writeback of the full builds' files would otherwise run during the rebuild
+    execFileSync("sync");
+    const rebuilds: Awaited<ReturnType<typeof timedBuild>>[] = [];
+    for (let round = 0; round < rebuildRounds; round++) {
+      await changeOne(join(scratch.path, "project", "index"), round);
+      const again = await timedBuild(project, syntheticSite, cache);
+      const { read } = again.report.packageData;
+      const { rendered } = again.report.packagePages;
+      if (read !== 1 || rendered !== 1)
+        throw new Error(`the rebuild read ${read} packages and rendered ${rendered} pages, not 1`);
+      rebuilds.push(again);
+    }
     const rebuild = {
-      seconds: again.seconds,
-      cpuSeconds: again.cpuSeconds,
-      peakRssBytes: again.peakRssBytes,
-      packagesRead: again.report.packageData.read,
-      pagesRendered: again.report.packagePages.rendered,
+      seconds: median(rebuilds.map((r) => r.seconds)),
+      rounds: rebuilds.map((r) => r.seconds),
+      cpuSeconds: median(rebuilds.map((r) => r.cpuSeconds)),
+      peakRssBytes: Math.max(...rebuilds.map((r) => r.peakRssBytes)),
+      packagesRead: 1,
+      pagesRendered: 1,
     };
     await expectPackages(syntheticSite, SYNTHETIC.packages);
-    if (rebuild.packagesRead !== 1 || rebuild.pagesRendered !== 1)
-      throw new Error(
-        `the rebuild read ${rebuild.packagesRead} packages and rendered ${rebuild.pagesRendered} pages, not 1`,
-      );
     const view = await measureCatalogView(syntheticSite);
     const dev = await measureDev(join(scratch.path, "project"), join(scratch.path, "tmp"), 3);
     const fixture = await measureFixture(scratch.path);
@@ -383,7 +396,7 @@ export function formatCatalogBench(result: CatalogBenchResult): string {
         : `the same build onto a tmpfs (the disk taken out): wall ${synthetic.inMemory.seconds.toFixed(2)} s, CPU ${synthetic.inMemory.cpuSeconds.toFixed(2)} s`
     }`,
     `  peak RSS ${mib(synthetic.peakRssBytes)} (GNU time %M; goal < ${mib(catalogGoals.peakRssBytes)}; reference ${gib(catalogReference.peakRssBytes)}) ${met(result.rssOk)}`,
-    `  rebuild onto its output after one package changed: ${rebuild.seconds.toFixed(2)} s (CPU ${rebuild.cpuSeconds.toFixed(2)} s), peak RSS ${mib(rebuild.peakRssBytes)}, read ${rebuild.packagesRead} package, rendered ${rebuild.pagesRendered} page (goal < ${catalogGoals.rebuildSeconds} s) ${met(result.rebuildOk)}`,
+    `  rebuild onto its output after one package changed (${rebuild.rounds.length} rounds, another package each; the full builds' writeback flushed first): median ${rebuild.seconds.toFixed(2)} s of ${rebuild.rounds.map((s) => s.toFixed(2)).join(", ")} s (CPU median ${rebuild.cpuSeconds.toFixed(2)} s), peak RSS ${mib(rebuild.peakRssBytes)}, each read ${rebuild.packagesRead} package and rendered ${rebuild.pagesRendered} page (goal < ${catalogGoals.rebuildSeconds} s) ${met(result.rebuildOk)}`,
     devLine,
     `  catalog view in Chromium: first page gzipped ${kib(result.view.htmlGzipBytes)} (goal < ${kib(catalogGoals.firstPageGzipBytes)}), ` +
       `JavaScript before interaction ${kib(result.view.jsBytes)} (goal <= ${kib(catalogGoals.catalogJsBytes)}), ` +

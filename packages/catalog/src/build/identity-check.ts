@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { IdentityResult } from "./identity-worker.js";
-import { type BuildMemo, changedPaths } from "./memo.js";
+import { type BuildMemo, changedPaths, withSecondNames } from "./memo.js";
 import { columnsOf } from "./memo-file.js";
 
 /** The compiled worker; the same file whether this module runs from src (tests) or dist. */
@@ -59,7 +59,7 @@ export function checkIdentities(file: string, out: string): IdentityCheck {
       if (there === undefined || columns === undefined) return undefined;
       if (there.files !== columns.paths.length || there.last !== (columns.paths.at(-1) ?? ""))
         return undefined;
-      return there.changed.concat(here);
+      return withSecondNames(memo.files, there.changed.concat(here));
     },
     stop: () => void worker.terminate(),
   };

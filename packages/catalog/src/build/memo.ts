@@ -98,12 +98,56 @@ export function changedPaths(
   for (let start = next(); start < paths.length; start = next()) {
     const end = Math.min(start + chunk, paths.length);
     for (let i = start; i < end; i++) {
+      // checked through its first name's link count (see secondNames)
+      if (isSecondName(paths, idents, i)) continue;
       const path = paths[i] as string;
       const ident: FileIdent = [idents[3 * i] ?? 0, idents[3 * i + 1] ?? 0, idents[3 * i + 2] ?? 0];
-      if (!sameIdent(under + path, ident)) changed.push(path);
+      const links = isSecondName(paths, idents, i + 1) ? 2 : undefined;
+      if (!sameIdent(under + path, ident, links)) changed.push(path);
     }
   }
   return changed;
+}
+
+/**
+ * Whether the file at `i` is the root index's copy of the one before it: `index/<label>/<path>`
+ * then `<path>`, recorded with the same identity (one inode with two names, as a build links them).
+ * Its own lstat is left out: the first name is checked to have exactly two links, so the second
+ * name removed or replaced shows as the count falling, and an edit in place as the shared inode's
+ * size or mtime changing. (A second name linked again to the same inode is the same file.)
+ */
+function isSecondName(paths: readonly string[], idents: Float64Array, i: number): boolean {
+  if (i < 1 || i >= paths.length) return false;
+  const path = paths[i] as string;
+  const first = paths[i - 1] as string;
+  const at = first.length - path.length;
+  return (
+    at > "index/".length + 1 &&
+    first.startsWith("index/") &&
+    first.indexOf("/", "index/".length) === at - 1 &&
+    first.endsWith(path) &&
+    idents[3 * i] === idents[3 * i - 3] &&
+    idents[3 * i + 1] === idents[3 * i - 2] &&
+    idents[3 * i + 2] === idents[3 * i - 1]
+  );
+}
+
+/**
+ * `changed` (index files found changed since) with the second names of those whose root copy is
+ * the same inode (see isSecondName): a change found through the first name is the second's too.
+ */
+export function withSecondNames(files: Map<string, MemoFile>, changed: readonly string[]): string[] {
+  const all = [...changed];
+  for (const path of changed) {
+    if (!path.startsWith("index/")) continue;
+    const at = path.indexOf("/", "index/".length);
+    if (at < 0) continue;
+    const second = files.get(path.slice(at + 1))?.ident;
+    const first = files.get(path)?.ident;
+    if (second !== undefined && first !== undefined && second.every((value, i) => value === first[i]))
+      all.push(path.slice(at + 1));
+  }
+  return all;
 }
 
 /**
@@ -153,9 +197,16 @@ function forget(entry: MemoFile): void {
 
 const noThrow = { throwIfNoEntry: false } as const;
 
-export function sameIdent(path: string, [ino, size, mtimeMs]: FileIdent): boolean {
+/** Whether `path` is the file recorded (and has exactly `links` names, when given). */
+export function sameIdent(path: string, [ino, size, mtimeMs]: FileIdent, links?: number): boolean {
   const stats = lstatSync(path, noThrow);
-  return stats?.isFile() === true && stats.ino === ino && stats.size === size && stats.mtimeMs === mtimeMs;
+  return (
+    stats?.isFile() === true &&
+    stats.ino === ino &&
+    stats.size === size &&
+    stats.mtimeMs === mtimeMs &&
+    (links === undefined || stats.nlink === links)
+  );
 }
 
 export function identOf(stats: { ino: number; size: number; mtimeMs: number }): FileIdent {
