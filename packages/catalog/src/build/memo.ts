@@ -98,7 +98,7 @@ export function changedPaths(
   for (let start = next(); start < paths.length; start = next()) {
     const end = Math.min(start + chunk, paths.length);
     for (let i = start; i < end; i++) {
-      // checked through its first name's link count (see secondNames)
+      // checked through its first name's link count (see isSecondName)
       if (isSecondName(paths, idents, i)) continue;
       const path = paths[i] as string;
       const ident: FileIdent = [idents[3 * i] ?? 0, idents[3 * i + 1] ?? 0, idents[3 * i + 2] ?? 0];
