@@ -200,6 +200,7 @@ export class IndexMirror {
       const entries = this.writer.previousFiles && intactOutputs(this.writer.previousFiles, memo, root);
       if (entries) {
         this.writer.keepEntries(entries);
+        // one site file per index file, two for the root index (memo.files is made only when asked)
         keptCount += root ? entries.length / 2 : entries.length;
         continue;
       }

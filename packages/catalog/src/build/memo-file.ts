@@ -25,7 +25,7 @@ const FORMAT = 6;
  * fifth of a rebuild. A rebuild parses the JSON (with the view's summary) of every package, the
  * rest of a view only for a page it renders.
  */
-export interface MemoHeader {
+interface MemoHeader {
   format: number;
   out: string;
   renderer: string;
@@ -214,20 +214,28 @@ function packageFromLine(key: string, json: PackageJson, restOfView: Buffer): Me
   }) as typeof pkg & Pick<MemoPackage, "files">;
 }
 
+/** Where the sections of a memo file start, from its header line (`headerEnd` is its newline);
+ *  undefined when it is not a memo of this format. */
+function layoutOf(headerLine: string, headerEnd: number) {
+  const header = JSON.parse(headerLine) as MemoHeader;
+  if (header?.format !== FORMAT) return undefined;
+  const pathsAt = headerEnd + 1;
+  const keysAt = pathsAt + header.pathBytes;
+  const identsAt = keysAt + header.keyBytes;
+  return { header, pathsAt, keysAt, identsAt, packagesAt: identsAt + header.files * 3 * 8 };
+}
+
 /** The files of a memo file as its columns (paths, keys, identities), and where its packages
  *  start; undefined when it is not a memo of this format. */
-export function memoColumns(
+function memoColumns(
   bytes: Buffer,
 ):
   | { header: MemoHeader; paths: string[]; keys: string[]; idents: Float64Array; packagesAt: number }
   | undefined {
   const headerEnd = bytes.indexOf(10);
-  const header = JSON.parse(bytes.toString("utf8", 0, headerEnd)) as MemoHeader;
-  if (header?.format !== FORMAT) return undefined;
-  const pathsAt = headerEnd + 1;
-  const keysAt = pathsAt + header.pathBytes;
-  const identsAt = keysAt + header.keyBytes;
-  const packagesAt = identsAt + header.files * 3 * 8;
+  const layout = layoutOf(bytes.toString("utf8", 0, headerEnd), headerEnd);
+  if (layout === undefined) return undefined;
+  const { header, pathsAt, keysAt, identsAt, packagesAt } = layout;
   const paths = bytes.toString("utf8", pathsAt, keysAt).split("\n");
   const keys = bytes.toString("utf8", keysAt, identsAt).split("\n");
   // copied out: a Float64Array needs an aligned start
@@ -247,10 +255,9 @@ export function readMemoColumns(file: string): ReturnType<typeof memoColumns> {
     const head = Buffer.alloc(64 * 1024);
     const headBytes = readSync(fd, head, 0, head.length, 0);
     const headerEnd = head.subarray(0, headBytes).indexOf(10);
-    if (headerEnd < 0) return undefined;
-    const header = JSON.parse(head.toString("utf8", 0, headerEnd)) as MemoHeader;
-    if (header?.format !== FORMAT) return undefined;
-    const packagesAt = headerEnd + 1 + header.pathBytes + header.keyBytes + header.files * 3 * 8;
+    const layout = headerEnd < 0 ? undefined : layoutOf(head.toString("utf8", 0, headerEnd), headerEnd);
+    if (layout === undefined) return undefined;
+    const { packagesAt } = layout;
     const bytes = Buffer.allocUnsafe(packagesAt);
     for (let done = 0; done < packagesAt; ) {
       const read = readSync(fd, bytes, done, packagesAt - done, done);
@@ -403,9 +410,9 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
     paths.push(path);
     keys.push(impliesKey(path, key) ? "" : key);
   };
-  /** The packages section: each line's start, then the line (the loaded bytes, or made when
+  /** The packages section: each line's start, and the line (the loaded bytes, or made when
    *  written: ten thousand lines of a new site's memo are not all held at once). */
-  const lines: (string | Uint8Array | (() => string))[] = [];
+  const lines: PackageLine[] = [];
   const placed = new Set<MemoFile>();
   const roots = new Map<string, boolean>();
   for (const [index, packages] of memo.sources) {
@@ -430,7 +437,7 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
           paths.push(outputs.paths[i] as string);
           keys.push(outputs.keys[i] as string);
         }
-        lines.push(`${at}\t${count}\t`, line);
+        lines.push([`${at}\t${count}\t`, line]);
         continue;
       }
       for (let i = outputs.at; i < outputs.at + count; i++) {
@@ -440,7 +447,7 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
         add(outputs.paths[i] as string, entry);
       }
       // a file without identity is not saved, nor the package holding it
-      if (paths.length - at === count) lines.push(`${at}\t${count}\t`, line);
+      if (paths.length - at === count) lines.push([`${at}\t${count}\t`, line]);
     }
   }
   for (const [path, entry] of memo.files) {
@@ -466,7 +473,7 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
     writeAll(fd, pathText);
     writeAll(fd, keyText);
     writeAll(fd, new Uint8Array(idents.buffer, 0, paths.length * 3 * 8));
-    writePieces(fd, lines);
+    writeLines(fd, lines);
     closeSync(fd);
     open = false;
     await rename(temp, file);
@@ -476,9 +483,12 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
   }
 }
 
-/** Writes pieces in pairs (a line's start and the line) each followed by a newline, a batch at a
- *  time: the loaded lines go out as the bytes they were read as, never encoded again. */
-function writePieces(fd: number, pieces: readonly (string | Uint8Array | (() => string))[]): void {
+/** A package's line as saveMemo writes it: where its files start and how many, then the line. */
+type PackageLine = [start: string, line: Uint8Array | (() => string)];
+
+/** Writes the lines a batch at a time: the loaded lines go out as the bytes they were read as,
+ *  never encoded again. */
+function writeLines(fd: number, lines: readonly PackageLine[]): void {
   const newline = Buffer.from("\n");
   let batch: Uint8Array[] = [];
   const flush = () => {
@@ -494,12 +504,8 @@ function writePieces(fd: number, pieces: readonly (string | Uint8Array | (() => 
     }
     batch = [];
   };
-  for (let i = 0; i < pieces.length; i += 2) {
-    for (let piece of [pieces[i], pieces[i + 1]]) {
-      if (typeof piece === "function") piece = piece();
-      batch.push(typeof piece === "string" ? Buffer.from(piece) : (piece as Uint8Array));
-    }
-    batch.push(newline);
+  for (const [start, line] of lines) {
+    batch.push(Buffer.from(start), typeof line === "function" ? Buffer.from(line()) : line, newline);
     // IOV_MAX is 1024 on Linux
     if (batch.length >= 1020) flush();
   }

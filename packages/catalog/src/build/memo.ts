@@ -74,10 +74,6 @@ export function outputsOf(memo: MemoPackage, root: boolean): [string, string][] 
   return paths;
 }
 
-export function emptyMemo(out: string, renderer: string): BuildMemo {
-  return { out, renderer, files: new Map(), sources: new Map() };
-}
-
 /** Where the memo of the output `out` (a real path) lives: in the cache directory, never in the
  *  output (it would be deployed with the site). */
 export function memoFile(cacheDir: string, out: string): string {
@@ -198,7 +194,7 @@ function forget(entry: MemoFile): void {
 const noThrow = { throwIfNoEntry: false } as const;
 
 /** Whether `path` is the file recorded (and has exactly `links` names, when given). */
-export function sameIdent(path: string, [ino, size, mtimeMs]: FileIdent, links?: number): boolean {
+function sameIdent(path: string, [ino, size, mtimeMs]: FileIdent, links?: number): boolean {
   const stats = lstatSync(path, noThrow);
   return (
     stats?.isFile() === true &&
