@@ -347,9 +347,15 @@ export class SiteWriter {
 
   /** The site path of a page route's `index.html`. */
   static pagePath(route: string): string {
+    // a plain route (`/`, `/a/b/`: what the model makes) needs no normalizing, which for ten
+    // thousand package pages took 14 ms of a rebuild
+    if (plainRoute.test(route)) return `${route.slice(1)}index.html`;
     return posix.join(route, "index.html").replace(/^\/+/, "");
   }
 }
+
+/** A route of `/`-ended segments, none empty, `.` or `..`. */
+const plainRoute = /^\/(?:(?!\.\.?\/)[^/]+\/)*$/;
 
 /** Creates `file` (which must not exist) with `data`; returns its identity. */
 function writeNew(file: string, data: string | Uint8Array): FileIdent {

@@ -1,7 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CatalogConfig } from "../config/types.js";
-import { docsRoute, renderDocsPage } from "../site/markdown/render-docs.js";
 import { catalogJson } from "../site/model/catalog-json.js";
 import { assetsDir } from "../site/model/routes.js";
 import { checkTopLevelRoutes } from "../site/model/top-level.js";
@@ -41,6 +40,8 @@ async function writeDocs(
   warn: (line: string) => void,
 ): Promise<string[]> {
   const routes: string[] = [];
+  // markdown-it is loaded only for a site with docs: its modules took 40 ms of every rebuild's start
+  const { docsRoute, renderDocsPage } = await import("../site/markdown/render-docs.js");
   const files = await walkFiles(docsDir, (path) => warn(`docs: skipped ${path}: not a regular file`));
   for (const path of files) {
     if (!/\.md$/i.test(path)) {

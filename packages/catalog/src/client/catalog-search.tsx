@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import { render } from "preact";
-import { catalogPageSize } from "../site/model/catalog-pages.js";
+import { catalogPageSize, countText } from "../site/model/catalog-pages.js";
 import {
   decodeSearchIndex,
   inTab,
@@ -19,8 +19,8 @@ import { type CatalogState, compareEntries, matches, narrows, queryWords } from 
 function countText(shown: number, total: number): string {
   const noun = total === 1 ? "package" : "packages";
   return shown === total
-    ? `${total.toLocaleString("en")} ${noun}`
-    : `${shown.toLocaleString("en")} of ${total.toLocaleString("en")} ${noun}`;
+    ? `${countText(total)} ${noun}`
+    : `${countText(shown)} of ${countText(total)} ${noun}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { lstat, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { type TempDir, tempDir } from "@pkg/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkOutputDir, withAtomicOutput } from "../../src/build/atomic-output.js";
@@ -58,6 +58,17 @@ describe("SiteWriter", () => {
     expect((await stat(join(dir.path, "site/c/index.json"))).ino).toBe(
       (await stat(join(dir.path, "site/index/x/c/index.json"))).ino,
     );
+  });
+});
+
+describe("SiteWriter.pagePath", () => {
+  it("is the route's index.html, relative, as posix.join makes it for any route", () => {
+    const routes = ["/", "/a/", "/a/b.c/", "/synth.dev/acme/build-1/", "/a/../b/", "/a/./b/", "//a//", "/a", "", "a/b/", "/..a/", "/.a/"];
+    for (const route of routes)
+      expect(SiteWriter.pagePath(route)).toBe(posix.join(route, "index.html").replace(/^\/+/, ""));
+    expect(SiteWriter.pagePath("/")).toBe("index.html");
+    expect(SiteWriter.pagePath("/a/b/")).toBe("a/b/index.html");
+    expect(SiteWriter.pagePath("/a/../b/")).toBe("b/index.html");
   });
 });
 

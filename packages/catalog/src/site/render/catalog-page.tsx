@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { ComponentChildren } from "preact";
-import { type CatalogPage, catalogPageRoute, catalogPageSize, pagerNumbers } from "../model/catalog-pages.js";
+import { type CatalogPage, catalogPageRoute, catalogPageSize, countText, pagerNumbers } from "../model/catalog-pages.js";
 import { osLabel } from "../model/os-label.js";
 import type { CatalogTab, Facet, SiteModel } from "../model/types.js";
 import { scripts } from "./chrome.js";
@@ -147,10 +147,10 @@ export interface CatalogPageBody {
 
 /** `1 package`, `60 packages`, `Packages 61–120 of 10,000`. */
 export function pageCountText(page: CatalogPage, total: number): string {
-  if (page.count === 1) return `${total.toLocaleString("en")} ${total === 1 ? "package" : "packages"}`;
+  if (page.count === 1) return `${countText(total)} ${total === 1 ? "package" : "packages"}`;
   const first = (page.number - 1) * catalogPageSize + 1;
   const last = first + page.packages.length - 1;
-  return `Packages ${first.toLocaleString("en")}–${last.toLocaleString("en")} of ${total.toLocaleString("en")}`;
+  return `Packages ${countText(first)}–${countText(last)} of ${countText(total)}`;
 }
 
 /** Links to the tab's other pages: previous, the numbers around the current one, next. They work
