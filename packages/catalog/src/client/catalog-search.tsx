@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import { render } from "preact";
-import { catalogPageSize, countText } from "../site/model/catalog-pages.js";
+import { catalogPageSize, formatCount } from "../site/model/catalog-pages.js";
 import {
   decodeSearchIndex,
   inTab,
@@ -19,8 +19,8 @@ import { type CatalogState, compareEntries, matches, narrows, queryWords } from 
 function countText(shown: number, total: number): string {
   const noun = total === 1 ? "package" : "packages";
   return shown === total
-    ? `${countText(total)} ${noun}`
-    : `${countText(shown)} of ${countText(total)} ${noun}`;
+    ? `${formatCount(total)} ${noun}`
+    : `${formatCount(shown)} of ${formatCount(total)} ${noun}`;
 }
 
 /**

@@ -63,7 +63,20 @@ describe("SiteWriter", () => {
 
 describe("SiteWriter.pagePath", () => {
   it("is the route's index.html, relative, as posix.join makes it for any route", () => {
-    const routes = ["/", "/a/", "/a/b.c/", "/synth.dev/acme/build-1/", "/a/../b/", "/a/./b/", "//a//", "/a", "", "a/b/", "/..a/", "/.a/"];
+    const routes = [
+      "/",
+      "/a/",
+      "/a/b.c/",
+      "/synth.dev/acme/build-1/",
+      "/a/../b/",
+      "/a/./b/",
+      "//a//",
+      "/a",
+      "",
+      "a/b/",
+      "/..a/",
+      "/.a/",
+    ];
     for (const route of routes)
       expect(SiteWriter.pagePath(route)).toBe(posix.join(route, "index.html").replace(/^\/+/, ""));
     expect(SiteWriter.pagePath("/")).toBe("index.html");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catalogPageRoute, countText, pageCount, pagerNumbers } from "./catalog-pages.js";
+import { catalogPageRoute, formatCount, pageCount, pagerNumbers } from "./catalog-pages.js";
 
 describe("catalog pages", () => {
   it("puts page 1 at the tab's route and later pages under it", () => {
@@ -30,9 +30,11 @@ describe("catalog pages", () => {
     expect(pagerNumbers(current, count)).toEqual(expected);
   });
 
-  it("writes a count as toLocaleString(\"en\") does", () => {
-    const samples = [0, 1, 9, 10, 99, 100, 999, 1000, 1001, 9999, 10000, 12345, 99999, 100000, 999999, 1000000];
+  it('writes a count as toLocaleString("en") does', () => {
+    const samples = [
+      0, 1, 9, 10, 99, 100, 999, 1000, 1001, 9999, 10000, 12345, 99999, 100000, 999999, 1000000,
+    ];
     for (let n = 1; n < 1e13; n = n * 7 + 3) samples.push(n);
-    for (const n of samples) expect(countText(n)).toBe(n.toLocaleString("en"));
+    for (const n of samples) expect(formatCount(n)).toBe(n.toLocaleString("en"));
   });
 });

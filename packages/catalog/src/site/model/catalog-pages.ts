@@ -22,7 +22,7 @@ export function catalogPageRoute(tabRoute: string, number: number): string {
  * A count (a whole number, not negative) as English writes it (`10,000`), as `toLocaleString("en")`
  * does: whose first call loads ICU's number formatter, 15 ms of a one-package rebuild.
  */
-export function countText(n: number): string {
+export function formatCount(n: number): string {
   const digits = String(n);
   let grouped = digits.slice(0, ((digits.length - 1) % 3) + 1);
   for (let at = grouped.length; at < digits.length; at += 3) grouped += `,${digits.slice(at, at + 3)}`;

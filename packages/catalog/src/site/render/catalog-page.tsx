@@ -1,7 +1,13 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 import type { ComponentChildren } from "preact";
-import { type CatalogPage, catalogPageRoute, catalogPageSize, countText, pagerNumbers } from "../model/catalog-pages.js";
+import {
+  type CatalogPage,
+  catalogPageRoute,
+  catalogPageSize,
+  formatCount,
+  pagerNumbers,
+} from "../model/catalog-pages.js";
 import { osLabel } from "../model/os-label.js";
 import type { CatalogTab, Facet, SiteModel } from "../model/types.js";
 import { scripts } from "./chrome.js";
@@ -147,10 +153,10 @@ export interface CatalogPageBody {
 
 /** `1 package`, `60 packages`, `Packages 61–120 of 10,000`. */
 export function pageCountText(page: CatalogPage, total: number): string {
-  if (page.count === 1) return `${countText(total)} ${total === 1 ? "package" : "packages"}`;
+  if (page.count === 1) return `${formatCount(total)} ${total === 1 ? "package" : "packages"}`;
   const first = (page.number - 1) * catalogPageSize + 1;
   const last = first + page.packages.length - 1;
-  return `Packages ${countText(first)}–${countText(last)} of ${countText(total)}`;
+  return `Packages ${formatCount(first)}–${formatCount(last)} of ${formatCount(total)}`;
 }
 
 /** Links to the tab's other pages: previous, the numbers around the current one, next. They work
