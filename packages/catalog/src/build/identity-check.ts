@@ -21,9 +21,10 @@ export interface IdentityCheck {
 }
 
 /**
- * Starts checking, in a worker thread, that every file the memo file `file` records for `out` is
- * still the one it recorded (a hundred thousand lstat calls at 10,000 packages), while this thread
- * loads the same memo; then both take chunks of what is left from a shared counter.
+ * Starts checking, in a worker thread, that every file the base of the memo file `file` records for
+ * `out` is still the one it recorded (a hundred thousand lstat calls at 10,000 packages), while this
+ * thread loads the same memo; then both take chunks of what is left from a shared counter, and this
+ * thread checks the few files the memo file records since its base.
  */
 export function checkIdentities(file: string, out: string): IdentityCheck {
   if (!existsSync(workerFile)) return { help: async () => undefined, stop: () => {} };
@@ -49,17 +50,28 @@ export function checkIdentities(file: string, out: string): IdentityCheck {
           ? []
           : changedPaths(
               memo.out,
-              columns.paths,
-              columns.idents,
+              columns.base.paths,
+              columns.base.idents,
               () => Atomics.add(counter, 0, CHUNK),
               CHUNK,
             );
       const there = await fromWorker;
-      // the worker read the same memo, else its part of the check cannot be used
+      // the worker read the same base, else its part of the check cannot be used
       if (there === undefined || columns === undefined) return undefined;
-      if (there.files !== columns.paths.length || there.last !== (columns.paths.at(-1) ?? ""))
-        return undefined;
-      return withSecondNames(memo.files, there.changed.concat(here));
+      const { base, changed } = columns;
+      if (there.files !== base.paths.length || there.last !== (base.paths.at(-1) ?? "")) return undefined;
+      // the files the memo file records since its base: checked here (a few), and what the base
+      // recorded of them is no longer theirs
+      let from = 0;
+      const next = () => {
+        const at = from;
+        from += CHUNK;
+        return at;
+      };
+      const since = changedPaths(memo.out, changed.paths, changed.idents, next, CHUNK);
+      const recordedSince = new Set(changed.paths);
+      const fromBase = there.changed.concat(here).filter((path) => !recordedSince.has(path));
+      return withSecondNames(memo.files, fromBase.concat(since));
     },
     stop: () => void worker.terminate(),
   };

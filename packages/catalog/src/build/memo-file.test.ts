@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -49,6 +49,37 @@ function viewOf(path: string): PackageView {
   };
 }
 let dir: string | undefined;
+
+/** The one base file of the memo file `<stem>.json` in `dir`. */
+async function baseOf(dir: string, stem: string): Promise<string> {
+  const bases = (await readdir(dir)).filter((name) => name.startsWith(`${stem}.base-`));
+  expect(bases).toHaveLength(1);
+  return bases[0] as string;
+}
+
+/** A package of `key` with its objects, and its site files (one per index file) added to `files`. */
+function packageWithFiles(
+  key: string,
+  objects: string[],
+  files: BuildMemo["files"],
+  ino: { next: number },
+): MemoPackage {
+  const pkg: MemoPackage = {
+    digest: `sha256:${hex("0")}`,
+    label: "main",
+    context: JSON.stringify({ root: false, ownerTemplate: "" }),
+    summary: viewOf(key),
+    view: () => viewOf(key),
+    viewHash: hex("1"),
+    files: [
+      [`p/${key}.json`, hex("0")],
+      ...objects.map((o): [string, string] => [`p/${key}/o/sha256/${hex(o)}.json`, `sha256:${hex(o)}`]),
+    ],
+  };
+  for (const [path, fileKey] of outputsOf(pkg, false))
+    files.set(path, { key: fileKey, ident: [++ino.next, 1, 1] });
+  return pkg;
+}
 
 afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -147,13 +178,97 @@ describe("the build memo file", () => {
     expect(intactOutputs(reloaded?.files as BuildMemo["files"], tool2, true)).toHaveLength(6);
 
     // a package line that is not of this format makes the memo unusable (the build starts anew)
-    const bytes = await readFile(again);
-    const broken = join(dir, "broken.json");
-    await writeFile(broken, Buffer.from(bytes.toString("latin1").replace(/\t(?=\[0,)/, " "), "latin1"));
-    expect(await loadMemo(broken, "/site", "r1")).toBeUndefined();
+    const againBase = join(dir, await baseOf(dir, "again"));
+    const bytes = await readFile(againBase);
+    await writeFile(againBase, Buffer.from(bytes.toString("latin1").replace(/\t(?=\[0,)/, " "), "latin1"));
+    expect(await loadMemo(again, "/site", "r1")).toBeUndefined();
 
     dropFiles(loaded as BuildMemo, [`p/acme/tool/o/sha256/${hex("b")}.json`]);
     expect(intactOutputs(loadedFiles, tool, true)).toBeUndefined();
     expect(intactOutputs(loadedFiles, other, false)).toHaveLength(2);
+  });
+
+  it("records only what changed since its base, until that grows large; then writes a new base", async () => {
+    dir = await mkdtemp(join(tmpdir(), "catalog-memo-"));
+    const file = join(dir, "memo.json");
+    const ino = { next: 0 };
+    const files: BuildMemo["files"] = new Map([["index.html", { key: hex("9"), ident: [9, 9, 9] }]]);
+    const packages = new Map<string, MemoPackage>();
+    for (const name of ["a", "b", "c"])
+      packages.set(`acme/${name}`, packageWithFiles(`acme/${name}`, [name], files, ino));
+    await saveMemo(file, { out: "/site", renderer: "r1", files, sources: new Map([[0, packages]]) });
+    const baseName = await baseOf(dir, "memo");
+    const baseStat = await stat(join(dir, baseName));
+
+    // a build onto it: one package changed, one gone, one added, a page rewritten, a file gone
+    const loaded = (await loadMemo(file, "/site", "r1")) as BuildMemo;
+    const sources = loaded.sources.get(0) as Map<string, MemoPackage>;
+    const expected = new Map(files);
+    const changedFiles: BuildMemo["files"] = new Map();
+    sources.set("acme/a", packageWithFiles("acme/a", ["d"], changedFiles, ino));
+    sources.delete("acme/b");
+    sources.set("acme/new", packageWithFiles("acme/new", ["e"], changedFiles, ino));
+    for (const path of [
+      `index/main/p/acme/a/o/sha256/${hex("a")}.json`,
+      `index/main/p/acme/b.json`,
+      `index/main/p/acme/b/o/sha256/${hex("b")}.json`,
+    ]) {
+      loaded.files.delete(path);
+      expected.delete(path);
+    }
+    for (const [path, entry] of changedFiles) {
+      loaded.files.set(path, entry);
+      expected.set(path, entry);
+    }
+    loaded.files.set("index.html", { key: hex("8"), ident: [99, 9, 9] });
+    expected.set("index.html", { key: hex("8"), ident: [99, 9, 9] });
+    await saveMemo(file, loaded);
+
+    // the base file is as it was; the memo file holds the changes
+    expect(await baseOf(dir, "memo")).toBe(baseName);
+    const after = await stat(join(dir, baseName));
+    expect([after.ino, after.mtimeMs]).toEqual([baseStat.ino, baseStat.mtimeMs]);
+    expect((await readFile(file, "utf8")).includes(`acme/c`)).toBe(false);
+    const reloaded = (await loadMemo(file, "/site", "r1")) as BuildMemo;
+    expect(reloaded.files).toEqual(expected);
+    const reloadedPackages = reloaded.sources.get(0) as Map<string, MemoPackage>;
+    expect([...reloadedPackages.keys()].sort()).toEqual(["acme/a", "acme/c", "acme/new"]);
+    expect(reloadedPackages.get("acme/a")?.files).toEqual([
+      ["p/acme/a.json", hex("0")],
+      [`p/acme/a/o/sha256/${hex("d")}.json`, `sha256:${hex("d")}`],
+    ]);
+    // each package linked to its entries: the base's kept, the changed one's from the memo file
+    for (const key of ["acme/a", "acme/c", "acme/new"]) {
+      const pkg = reloadedPackages.get(key) as MemoPackage;
+      expect(intactOutputs(reloaded.files, pkg, false)).toEqual(
+        outputsOf(pkg, false).map(([p]) => reloaded.files.get(p)),
+      );
+    }
+
+    // saved again with nothing changed, and again after one more change: still against that base
+    await saveMemo(file, reloaded);
+    const third = (await loadMemo(file, "/site", "r1")) as BuildMemo;
+    expect(third.files).toEqual(expected);
+    expect([...(third.sources.get(0)?.keys() ?? [])].sort()).toEqual(["acme/a", "acme/c", "acme/new"]);
+    (third.sources.get(0) as Map<string, MemoPackage>).delete("acme/new");
+    await saveMemo(file, third);
+    expect(await baseOf(dir, "memo")).toBe(baseName);
+    expect([...((await loadMemo(file, "/site", "r1"))?.sources.get(0)?.keys() ?? [])].sort()).toEqual([
+      "acme/a",
+      "acme/c",
+    ]);
+
+    // changes past what a memo file holds: the memo is written anew, the old base goes
+    const big = (await loadMemo(file, "/site", "r1")) as BuildMemo;
+    for (let i = 0; i < 1001; i++)
+      big.files.set(`extra/${i}.html`, { key: hex("7"), ident: [1000 + i, 1, 1] });
+    await saveMemo(file, big);
+    const newBase = await baseOf(dir, "memo");
+    expect(newBase).not.toBe(baseName);
+    expect((await loadMemo(file, "/site", "r1"))?.files.size).toBe(big.files.size);
+
+    // without its base, a memo file is no memo
+    await rm(join(dir, newBase));
+    expect(await loadMemo(file, "/site", "r1")).toBeUndefined();
   });
 });

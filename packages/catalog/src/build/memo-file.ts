@@ -1,22 +1,38 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, readFileSync, readSync, writeSync, writevSync } from "node:fs";
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeSync,
+  writevSync,
+} from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { type PackageSummary, type PackageView, summaryKeys } from "../site/model/types.js";
-import type { BuildMemo, FileIdent, MemoFile, MemoPackage } from "./memo.js";
+import { type BuildMemo, type FileIdent, forget, type MemoFile, type MemoPackage } from "./memo.js";
 
 // The memo's file (memo.ts says what a memo is): loading and saving it, and what a package loaded
 // from it keeps of it.
 
 /** Format of the memo file; a memo of another format is ignored. */
-const FORMAT = 6;
+const FORMAT = 7;
 
 /**
- * The memo file: a JSON header line, then the files as three sections (their paths, one a line;
- * their keys, one a line, empty for the content address an index object's name holds; their
- * identities as float64 triples), then the packages, one line each. Columns read and written in a
- * few calls each: a JSON array per file made loading and saving the memo of a 10,000-package site
- * take most of a rebuild.
+ * A memo is two files: a base file, written when a site is built anew (or its changes since have
+ * grown large), and the memo file proper, which names its base and records only what differs from
+ * it (the files and packages added or changed since, and those gone). A rebuild after one changed
+ * package so writes a few kilobytes instead of the whole memo (40 MB at 10,000 packages, a tenth of
+ * the rebuild), and a base file is never written over: a memo file that names a base is renamed into
+ * place as it always was (see commit-journal.ts).
+ *
+ * Both files have one format: a JSON header line, then the files as three sections (their paths,
+ * one a line; their keys, one a line, empty for the content address an index object's name holds;
+ * their identities as float64 triples), a memo file's removed paths (one a line), then the
+ * packages, one line each. Columns read and written in a few calls each: a JSON array per file made
+ * loading and saving the memo of a 10,000-package site take most of a rebuild.
  *
  * The site files of each package's index files (see `outputsOf`) come first, package after
  * package, and a package's line starts with where its files start and how many there are
@@ -32,14 +48,51 @@ interface MemoHeader {
   files: number;
   pathBytes: number;
   keyBytes: number;
+  /** A base file's id, which the memo files made against it name. */
+  id?: string;
+  /** A memo file's base: the file beside it, with that id. */
+  base?: { name: string; id: string };
+  /** A memo file's section of the base's paths it no longer records. */
+  removedBytes?: number;
+  /** The base's packages (source, key) it no longer records. */
+  removedPackages?: [number, string][];
 }
+
+/** A memo file records the changes since its base while they stay under this many files and
+ *  packages (or an eighth of the base's, when more); beyond, the memo is written anew. */
+const DELTA_FLOOR = 1000;
 
 /** A package's line is this JSON, a tab, and the rest of its view (what the summary leaves out). */
 type PackageJson = Omit<MemoPackage, "files" | "view"> & { objects: string[] };
 
 /** The package's line as loaded (its bytes after `<count>\t`): written again as it is while a
- *  build keeps the same entry there. */
-const packageLines = new WeakMap<MemoPackage, { index: number; line: Uint8Array }>();
+ *  build keeps the same entry there; `base` when it was loaded from the base file. */
+const packageLines = new WeakMap<MemoPackage, { index: number; line: Uint8Array; base: boolean }>();
+
+/** An entry loaded from a base file, as saved there (memo.ts's `forget` marks one changed since). */
+class BaseFile implements MemoFile {
+  key: string;
+  ident?: FileIdent;
+  constructor(key: string, ident: FileIdent) {
+    this.key = key;
+    this.ident = ident;
+  }
+}
+
+/** What a memo was loaded from, by its files' map (the one the build then updates): what a memo
+ *  file made against the same base leaves out. */
+interface LoadedBase {
+  /** The base file's directory, name and id. */
+  dir: string;
+  ref: { name: string; id: string };
+  out: string;
+  renderer: string;
+  paths: readonly string[];
+  entries: readonly MemoFile[];
+  packages: readonly [number, string][];
+}
+
+const loadedBases = new WeakMap<Map<string, MemoFile>, LoadedBase>();
 
 /** A loaded package's site files: `count` entries of the loaded memo's files from `at`, in the
  *  order of `outputsOf`. */
@@ -222,41 +275,57 @@ function layoutOf(headerLine: string, headerEnd: number) {
   const pathsAt = headerEnd + 1;
   const keysAt = pathsAt + header.pathBytes;
   const identsAt = keysAt + header.keyBytes;
-  return { header, pathsAt, keysAt, identsAt, packagesAt: identsAt + header.files * 3 * 8 };
+  const removedAt = identsAt + header.files * 3 * 8;
+  return { header, pathsAt, keysAt, identsAt, removedAt, packagesAt: removedAt + (header.removedBytes ?? 0) };
 }
 
-/** The files of a memo file as its columns (paths, keys, identities), and where its packages
- *  start; undefined when it is not a memo of this format. */
-function memoColumns(
-  bytes: Buffer,
-):
-  | { header: MemoHeader; paths: string[]; keys: string[]; idents: Float64Array; packagesAt: number }
-  | undefined {
+/** The lines of a section of `count` lines (an empty section has one empty line, or none). */
+function linesOf(bytes: Buffer, from: number, to: number, count: number): string[] {
+  return count === 0 && from === to ? [] : bytes.toString("utf8", from, to).split("\n");
+}
+
+interface MemoColumns {
+  header: MemoHeader;
+  paths: string[];
+  keys: string[];
+  idents: Float64Array;
+  /** A memo file's removed paths. */
+  removed: string[];
+  packagesAt: number;
+}
+
+/** The files of a memo file as its columns (paths, keys, identities), its removed paths, and where
+ *  its packages start; undefined when it is not a memo of this format. */
+function memoColumns(bytes: Buffer): MemoColumns | undefined {
   const headerEnd = bytes.indexOf(10);
   const layout = layoutOf(bytes.toString("utf8", 0, headerEnd), headerEnd);
   if (layout === undefined) return undefined;
-  const { header, pathsAt, keysAt, identsAt, packagesAt } = layout;
-  const paths = bytes.toString("utf8", pathsAt, keysAt).split("\n");
-  const keys = bytes.toString("utf8", keysAt, identsAt).split("\n");
+  const { header, pathsAt, keysAt, identsAt, removedAt, packagesAt } = layout;
+  const paths = linesOf(bytes, pathsAt, keysAt, header.files);
+  const keys = linesOf(bytes, keysAt, identsAt, header.files);
   // copied out: a Float64Array needs an aligned start
   const idents = new Float64Array(
-    bytes.buffer.slice(bytes.byteOffset + identsAt, bytes.byteOffset + packagesAt),
+    bytes.buffer.slice(bytes.byteOffset + identsAt, bytes.byteOffset + removedAt),
   );
   if (paths.length !== header.files || keys.length !== header.files || idents.length !== header.files * 3)
     return undefined;
-  return { header, paths, keys, idents, packagesAt };
+  // removed paths are never empty: an empty section has none
+  return { header, paths, keys, idents, removed: linesOf(bytes, removedAt, packagesAt, 0), packagesAt };
 }
 
-/** The file columns of the memo file `file` (see memoColumns), read without its packages (half the
- *  file, which the identity worker has no use for); undefined when it is not a memo of this format. */
-export function readMemoColumns(file: string): ReturnType<typeof memoColumns> {
-  const fd = openSync(file, "r");
+/** The file columns of the memo `file`'s base (see memoColumns), read without its packages (half
+ *  the file, which the identity worker has no use for); undefined when it is not a memo of this
+ *  format. */
+export function readMemoColumns(file: string): MemoColumns | undefined {
+  const ref = memoColumns(readFileSync(file))?.header.base;
+  if (ref === undefined || !isBaseName(ref.name, file)) return undefined;
+  const fd = openSync(join(dirname(file), ref.name), "r");
   try {
     const head = Buffer.alloc(64 * 1024);
     const headBytes = readSync(fd, head, 0, head.length, 0);
     const headerEnd = head.subarray(0, headBytes).indexOf(10);
     const layout = headerEnd < 0 ? undefined : layoutOf(head.toString("utf8", 0, headerEnd), headerEnd);
-    if (layout === undefined) return undefined;
+    if (layout === undefined || layout.header.id !== ref.id) return undefined;
     const { packagesAt } = layout;
     const bytes = Buffer.allocUnsafe(packagesAt);
     for (let done = 0; done < packagesAt; ) {
@@ -270,88 +339,151 @@ export function readMemoColumns(file: string): ReturnType<typeof memoColumns> {
   }
 }
 
-/** The memo of `out`, or undefined when there is none usable (missing, unreadable, another format,
- *  another output or another renderer). */
-export async function loadMemo(file: string, out: string, renderer: string): Promise<BuildMemo | undefined> {
-  let bytes: Buffer;
-  try {
-    // in one read: tens of megabytes through the thread pool in chunks took several times as long
-    bytes = readFileSync(file);
-  } catch {
-    return undefined;
+/** The memo file `file`'s own name without `.json` (and `.pending`): what its base files' names
+ *  start with. */
+function stemOf(file: string): string {
+  return basename(file)
+    .replace(/\.pending$/, "")
+    .replace(/\.json$/, "");
+}
+
+function isBaseName(name: string, file: string): boolean {
+  return /^[^/\\]+\.base-[0-9a-f]{16}\.json$/.test(name) && name.startsWith(`${stemOf(file)}.base-`);
+}
+
+/**
+ * Adds the file rows of a loaded memo file to `files` and returns their entries, in row order. A
+ * memo file's entry replaces its base's, which is forgotten: a package linked to it then looks its
+ * files up by path.
+ */
+function addRows(files: Map<string, MemoFile>, columns: MemoColumns, base: boolean): MemoFile[] {
+  const { header, paths, keys, idents } = columns;
+  const entries: MemoFile[] = new Array(header.files);
+  for (let i = 0; i < header.files; i++) {
+    const path = paths[i] as string;
+    // only a path that implies its key is saved with an empty one
+    const key = keys[i] === "" ? savedImpliedKey(path) : (keys[i] as string);
+    const ident: FileIdent = [idents[3 * i] ?? 0, idents[3 * i + 1] ?? 0, idents[3 * i + 2] ?? 0];
+    let entry: MemoFile;
+    if (base) entry = new BaseFile(key, ident);
+    else {
+      entry = { key, ident };
+      const replaced = files.get(path);
+      if (replaced !== undefined) forget(replaced);
+    }
+    entries[i] = entry;
+    files.set(path, entry);
   }
+  return entries;
+}
+
+/**
+ * Adds the packages of a loaded memo file (`bytes`, its `columns` and their `entries`) to
+ * `sources`, each linked to its files' entries when they are as its line says; returns their
+ * (source, key) pairs, or undefined when a line is not of this format.
+ */
+function addPackages(
+  memo: BuildMemo,
+  bytes: Buffer,
+  columns: MemoColumns,
+  entries: readonly MemoFile[],
+  base: boolean,
+): [number, string][] | undefined {
+  const { paths, keys, idents, packagesAt } = columns;
+  const added: [number, string][] = [];
+  for (let start = packagesAt; start < bytes.length; ) {
+    const newline = bytes.indexOf(10, start);
+    const end = newline < 0 ? bytes.length : newline;
+    const lineStart = start;
+    start = end + 1;
+    if (end === lineStart) continue;
+    // `<at>\t<count>\t<json>\t<rest of the view>`, found in the bytes: only the JSON is decoded
+    // here (JSON.stringify leaves no tab in it), the rest of the view when it is asked for
+    const countTab = bytes.indexOf(9, lineStart);
+    const jsonTab = countTab < 0 ? -1 : bytes.indexOf(9, countTab + 1);
+    const viewTab = jsonTab < 0 ? -1 : bytes.indexOf(9, jsonTab + 1);
+    if (viewTab < 0 || viewTab > end) return undefined;
+    const at = Number(bytes.toString("latin1", lineStart, countTab));
+    const count = Number(bytes.toString("latin1", countTab + 1, jsonTab));
+    const [index, key, json] = JSON.parse(bytes.toString("utf8", jsonTab + 1, viewTab)) as [
+      number,
+      string,
+      PackageJson,
+    ];
+    let packages = memo.sources.get(index);
+    if (packages === undefined) {
+      packages = new Map();
+      memo.sources.set(index, packages);
+    }
+    const pkg = packageFromLine(key, json, bytes.subarray(viewTab + 1, end));
+    // the line's own bytes, written again as they are (see saveMemo)
+    packageLines.set(pkg, { index, line: bytes.subarray(jsonTab + 1, end), base });
+    if (Number.isSafeInteger(at) && at >= 0 && holdsOutputs({ paths, keys, entries }, at, count, key, json))
+      loadedOutputs.set(pkg, {
+        files: memo.files,
+        paths,
+        keys,
+        idents,
+        entries,
+        at,
+        count,
+        perCopy: json.objects.length + 1,
+      });
+    packages.set(key, pkg);
+    added.push([index, key]);
+  }
+  return added;
+}
+
+/** The memo of `out` in `file` (with its base), or undefined when there is none usable (missing,
+ *  unreadable, another format, another output or another renderer, its base gone). */
+export async function loadMemo(file: string, out: string, renderer: string): Promise<BuildMemo | undefined> {
   try {
-    const columns = memoColumns(bytes);
-    if (columns === undefined) return undefined;
-    const { header, paths, keys, idents, packagesAt } = columns;
-    if (header.out !== out || header.renderer !== renderer) return undefined;
-    const files = new Map<string, MemoFile>();
-    const entries: MemoFile[] = new Array(header.files);
-    for (let i = 0; i < header.files; i++) {
-      const path = paths[i] as string;
-      // only a path that implies its key is saved with an empty one
-      const key = keys[i] === "" ? savedImpliedKey(path) : (keys[i] as string);
-      const entry: MemoFile = {
-        key,
-        ident: [idents[3 * i] ?? 0, idents[3 * i + 1] ?? 0, idents[3 * i + 2] ?? 0],
-      };
-      entries[i] = entry;
-      files.set(path, entry);
+    const changedBytes = readFileSync(file);
+    const changed = memoColumns(changedBytes);
+    const ref = changed?.header.base;
+    if (changed === undefined || ref === undefined || !isBaseName(ref.name, file)) return undefined;
+    // in one read: tens of megabytes through the thread pool in chunks took several times as long
+    const baseBytes = readFileSync(join(dirname(file), ref.name));
+    const base = memoColumns(baseBytes);
+    if (base === undefined || base.header.id !== ref.id) return undefined;
+    for (const { header } of [base, changed])
+      if (header.out !== out || header.renderer !== renderer) return undefined;
+    const memo: BuildMemo = { out, renderer, files: new Map(), sources: new Map() };
+    const baseEntries = addRows(memo.files, base, true);
+    for (const path of changed.removed) {
+      const entry = memo.files.get(path);
+      if (entry !== undefined) forget(entry);
+      memo.files.delete(path);
     }
-    const sources = new Map<number, Map<string, MemoPackage>>();
-    for (let start = packagesAt; start < bytes.length; ) {
-      const newline = bytes.indexOf(10, start);
-      const end = newline < 0 ? bytes.length : newline;
-      const lineStart = start;
-      start = end + 1;
-      if (end === lineStart) continue;
-      // `<at>\t<count>\t<json>\t<rest of the view>`, found in the bytes: only the JSON is decoded
-      // here (JSON.stringify leaves no tab in it), the rest of the view when it is asked for
-      const countTab = bytes.indexOf(9, lineStart);
-      const jsonTab = countTab < 0 ? -1 : bytes.indexOf(9, countTab + 1);
-      const viewTab = jsonTab < 0 ? -1 : bytes.indexOf(9, jsonTab + 1);
-      if (viewTab < 0 || viewTab > end) return undefined;
-      const at = Number(bytes.toString("latin1", lineStart, countTab));
-      const count = Number(bytes.toString("latin1", countTab + 1, jsonTab));
-      const [index, key, json] = JSON.parse(bytes.toString("utf8", jsonTab + 1, viewTab)) as [
-        number,
-        string,
-        PackageJson,
-      ];
-      // the line's own bytes, written again as they are (see saveMemo)
-      const line = bytes.subarray(jsonTab + 1, end);
-      let packages = sources.get(index);
-      if (packages === undefined) {
-        packages = new Map();
-        sources.set(index, packages);
-      }
-      const pkg = packageFromLine(key, json, bytes.subarray(viewTab + 1, end));
-      packageLines.set(pkg, { index, line });
-      if (Number.isSafeInteger(at) && at >= 0 && holdsOutputs({ paths, keys, entries }, at, count, key, json))
-        loadedOutputs.set(pkg, {
-          files,
-          paths,
-          keys,
-          idents,
-          entries,
-          at,
-          count,
-          perCopy: json.objects.length + 1,
-        });
-      packages.set(key, pkg);
-    }
-    const memo: BuildMemo = { out, renderer, files, sources };
-    loadedColumns.set(memo, { paths, idents });
+    const changedEntries = addRows(memo.files, changed, false);
+    const basePackages = addPackages(memo, baseBytes, base, baseEntries, true);
+    if (basePackages === undefined) return undefined;
+    for (const [index, key] of changed.header.removedPackages ?? []) memo.sources.get(index)?.delete(key);
+    if (addPackages(memo, changedBytes, changed, changedEntries, false) === undefined) return undefined;
+    loadedColumns.set(memo, { base, changed });
+    loadedBases.set(memo.files, {
+      dir: dirname(file),
+      ref,
+      out,
+      renderer,
+      paths: base.paths,
+      entries: baseEntries,
+      packages: basePackages,
+    });
     return memo;
   } catch {
     return undefined;
   }
 }
 
-/** The file columns a memo was loaded from, in its files' order (see identity-check.ts). */
-const loadedColumns = new WeakMap<BuildMemo, { paths: string[]; idents: Float64Array }>();
+type Columns = { paths: string[]; idents: Float64Array };
 
-export function columnsOf(memo: BuildMemo): { paths: string[]; idents: Float64Array } | undefined {
+/** The file columns a memo was loaded from (see identity-check.ts): its base file's, which the
+ *  identity worker reads too, and its memo file's. */
+const loadedColumns = new WeakMap<BuildMemo, { base: Columns; changed: Columns }>();
+
+export function columnsOf(memo: BuildMemo): { base: Columns; changed: Columns } | undefined {
   return loadedColumns.get(memo);
 }
 
@@ -398,74 +530,182 @@ function savedOutputs(
   return { paths, entries, at: 0, count: entries.length };
 }
 
-/** Writes the memo (a temporary file renamed over the old one), section by section: the site
- *  files of each package whose line is saved first, then the other files. Files without identity
- *  are left out. */
+/**
+ * Writes the memo of `memo.out` as the memo file `file` (a temporary file renamed over the old
+ * one). When `memo` was loaded from a memo, and what changed since its base is still small, the
+ * file records just that; else the whole memo goes into a new base file first (and the old ones
+ * go), and the memo file records no change to it.
+ */
 export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
-  const paths: string[] = [];
-  const keys: string[] = [];
-  const idents = new Float64Array(memo.files.size * 3);
-  const add = (path: string, { key, ident }: MemoFile) => {
-    idents.set(ident as FileIdent, paths.length * 3);
-    paths.push(path);
-    keys.push(impliesKey(path, key) ? "" : key);
-  };
+  await mkdir(dirname(file), { recursive: true });
+  const own = { format: FORMAT, out: memo.out, renderer: memo.renderer };
+  const base = loadedBases.get(memo.files);
+  const sameBase =
+    base?.out === memo.out &&
+    base.renderer === memo.renderer &&
+    base.dir === dirname(file) &&
+    isBaseName(base.ref.name, file);
+  const changes = sameBase ? changesSince(base, memo) : undefined;
+  if (base !== undefined && changes !== undefined) {
+    const { sections, removed, removedPackages } = changes;
+    const gone = removedPackages.length === 0 ? {} : { removedPackages };
+    await writeMemoFile(file, { ...own, base: base.ref, ...gone }, sections, removed);
+    return;
+  }
+  const id = randomBytes(8).toString("hex");
+  const ref = { name: `${stemOf(file)}.base-${id}.json`, id };
+  await writeMemoFile(join(dirname(file), ref.name), { ...own, id }, wholeMemo(memo), []);
+  await writeMemoFile(file, { ...own, base: ref }, new Sections(0), []);
+  const prefix = `${stemOf(file)}.base-`;
+  for (const name of readdirSync(dirname(file)))
+    if (name !== ref.name && name.startsWith(prefix)) rmSync(join(dirname(file), name), { force: true });
+}
+
+/** The files and package lines of a memo file, as they are added. */
+class Sections {
+  readonly paths: string[] = [];
+  readonly keys: string[] = [];
+  readonly idents: Float64Array;
   /** The packages section: each line's start, and the line (the loaded bytes, or made when
    *  written: ten thousand lines of a new site's memo are not all held at once). */
-  const lines: PackageLine[] = [];
-  const placed = new Set<MemoFile>();
+  readonly lines: PackageLine[] = [];
+  /** Entries added with their package's files (not to be added again). */
+  readonly placed = new Set<MemoFile>();
+
+  constructor(files: number) {
+    this.idents = new Float64Array(files * 3);
+  }
+
+  addFile(path: string, { key, ident }: MemoFile): void {
+    this.idents.set(ident as FileIdent, this.paths.length * 3);
+    this.paths.push(path);
+    this.keys.push(impliesKey(path, key) ? "" : key);
+  }
+
+  /** Adds a package's line and, before it, its site files (outputsOf's order); false when it is
+   *  left out (a file of it not in `files` as its line says, or without identity): the next build
+   *  reads it again. */
+  addPackage(
+    index: number,
+    key: string,
+    pkg: MemoPackage,
+    root: boolean,
+    files: Map<string, MemoFile>,
+  ): boolean {
+    const loaded = packageLines.get(pkg);
+    let line: Uint8Array | (() => string) | undefined = loaded?.index === index ? loaded.line : undefined;
+    if (line === undefined) {
+      const objects = objectNames(key, pkg);
+      if (objects === undefined) return false;
+      line = () => packageLine(index, key, pkg, objects);
+    }
+    const outputs = savedOutputs(files, pkg, root);
+    if (outputs === undefined) return false;
+    const { paths, keys, idents, placed } = this;
+    const count = outputs.count;
+    const at = paths.length;
+    if ("keys" in outputs) {
+      // kept as loaded: the loaded columns say what to save
+      idents.set(outputs.idents.subarray(outputs.at * 3, (outputs.at + count) * 3), at * 3);
+      for (let i = outputs.at; i < outputs.at + count; i++) {
+        placed.add(outputs.entries[i] as MemoFile);
+        paths.push(outputs.paths[i] as string);
+        keys.push(outputs.keys[i] as string);
+      }
+      this.lines.push([`${at}\t${count}\t`, line]);
+      return true;
+    }
+    for (let i = outputs.at; i < outputs.at + count; i++) {
+      const entry = outputs.entries[i] as MemoFile;
+      if (entry.ident === undefined) break;
+      placed.add(entry);
+      this.addFile(outputs.paths[i] as string, entry);
+    }
+    // a file without identity is not saved, nor the package holding it
+    if (paths.length - at !== count) return false;
+    this.lines.push([`${at}\t${count}\t`, line]);
+    return true;
+  }
+}
+
+/** All of a memo: the site files of each package whose line is saved first, then the other files.
+ *  Files without identity are left out. */
+function wholeMemo(memo: BuildMemo): Sections {
+  const sections = new Sections(memo.files.size);
   const roots = new Map<string, boolean>();
+  for (const [index, packages] of memo.sources)
+    for (const [key, pkg] of packages)
+      sections.addPackage(index, key, pkg, rootContext(pkg.context, roots), memo.files);
+  for (const [path, entry] of memo.files) {
+    if (entry.ident === undefined || entry.key === "" || sections.placed.has(entry)) continue;
+    sections.addFile(path, entry);
+  }
+  return sections;
+}
+
+/**
+ * What differs in `memo` from the base it was loaded with: the packages and files not as the base
+ * has them, and what of the base it no longer holds. Undefined when that is more than a memo file
+ * made against the base should hold (see DELTA_FLOOR).
+ */
+function changesSince(base: LoadedBase, memo: BuildMemo) {
+  const sections = new Sections(memo.files.size);
+  const roots = new Map<string, boolean>();
+  const removedPackages: [number, string][] = [];
   for (const [index, packages] of memo.sources) {
     for (const [key, pkg] of packages) {
-      const loaded = packageLines.get(pkg);
-      let line: Uint8Array | (() => string) | undefined = loaded?.index === index ? loaded.line : undefined;
-      if (line === undefined) {
-        const objects = objectNames(key, pkg);
-        if (objects === undefined) continue;
-        line = () => packageLine(index, key, pkg, objects);
-      }
       const root = rootContext(pkg.context, roots);
-      const outputs = savedOutputs(memo.files, pkg, root);
-      if (outputs === undefined) continue;
-      const count = outputs.count;
-      const at = paths.length;
-      if ("keys" in outputs) {
-        // kept as loaded: the loaded columns say what to save
-        idents.set(outputs.idents.subarray(outputs.at * 3, (outputs.at + count) * 3), at * 3);
-        for (let i = outputs.at; i < outputs.at + count; i++) {
-          placed.add(outputs.entries[i] as MemoFile);
-          paths.push(outputs.paths[i] as string);
-          keys.push(outputs.keys[i] as string);
-        }
-        lines.push([`${at}\t${count}\t`, line]);
+      const loaded = packageLines.get(pkg);
+      if (loaded?.base === true && loaded.index === index && intactRun(memo.files, pkg, root) !== undefined)
         continue;
-      }
-      for (let i = outputs.at; i < outputs.at + count; i++) {
-        const entry = outputs.entries[i] as MemoFile;
-        if (entry.ident === undefined) break;
-        placed.add(entry);
-        add(outputs.paths[i] as string, entry);
-      }
-      // a file without identity is not saved, nor the package holding it
-      if (paths.length - at === count) lines.push([`${at}\t${count}\t`, line]);
+      if (!sections.addPackage(index, key, pkg, root, memo.files)) removedPackages.push([index, key]);
     }
   }
+  for (const [index, key] of base.packages)
+    if (memo.sources.get(index)?.has(key) !== true) removedPackages.push([index, key]);
+  let kept = 0;
   for (const [path, entry] of memo.files) {
-    if (entry.ident === undefined || entry.key === "" || placed.has(entry)) continue;
-    add(path, entry);
+    if (entry.ident === undefined || entry.key === "") continue;
+    if (entry instanceof BaseFile) kept++;
+    else if (!sections.placed.has(entry)) sections.addFile(path, entry);
   }
+  // the base's files not kept as they are there (each kept one is in `files` once, at its path)
+  const removed: string[] = [];
+  if (kept !== base.entries.length) {
+    for (let i = 0; i < base.paths.length; i++) {
+      const path = base.paths[i] as string;
+      const entry = memo.files.get(path);
+      if (entry === undefined || entry !== base.entries[i] || entry.key === "" || entry.ident === undefined)
+        removed.push(path);
+    }
+  }
+  const limit = (size: number) => Math.max(DELTA_FLOOR, size / 8);
+  if (
+    sections.paths.length + removed.length > limit(base.entries.length) ||
+    sections.lines.length + removedPackages.length > limit(base.packages.length)
+  )
+    return undefined;
+  return { sections, removed, removedPackages };
+}
+
+/** Writes a memo file (see MemoHeader): a temporary file renamed over `file`. */
+async function writeMemoFile(
+  file: string,
+  own: Omit<MemoHeader, "files" | "pathBytes" | "keyBytes" | "removedBytes">,
+  { paths, keys, idents, lines }: Sections,
+  removed: readonly string[],
+): Promise<void> {
   const pathText = paths.join("\n");
   const keyText = keys.join("\n");
+  const removedText = removed.join("\n");
   const header: MemoHeader = {
-    format: FORMAT,
-    out: memo.out,
-    renderer: memo.renderer,
+    ...own,
     files: paths.length,
     pathBytes: Buffer.byteLength(pathText),
     keyBytes: Buffer.byteLength(keyText),
+    ...(removed.length === 0 ? {} : { removedBytes: Buffer.byteLength(removedText) }),
   };
   const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-  await mkdir(join(file, ".."), { recursive: true });
   const fd = openSync(temp, "w");
   let open = true;
   try {
@@ -473,6 +713,7 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
     writeAll(fd, pathText);
     writeAll(fd, keyText);
     writeAll(fd, new Uint8Array(idents.buffer, 0, paths.length * 3 * 8));
+    writeAll(fd, removedText);
     writeLines(fd, lines);
     closeSync(fd);
     open = false;

@@ -186,7 +186,7 @@ export function dropFiles(memo: BuildMemo, changed: readonly string[]): number {
 }
 
 /** A file's entry as one changed since: in place, so a package holding it sees (intactOutputs). */
-function forget(entry: MemoFile): void {
+export function forget(entry: MemoFile): void {
   entry.key = "";
   delete entry.ident;
 }

@@ -55,3 +55,11 @@ export async function writeCatalogProject(dir: string, options: CatalogProjectOp
 export function buildWithCli(config: string, out: string): Promise<CliResult> {
   return runCli(catalogBin, ["build", config, "--out", out], { cwd: dirname(config) });
 }
+
+/** What a file of the build memos' directory is: a memo file (`<hash>.json`), a memo's base file,
+ *  or something else (a journal, a pending memo). */
+export function memoFileKind(name: string): "memo" | "base" | string {
+  if (/^[0-9a-f]{32}\.json$/.test(name)) return "memo";
+  if (/^[0-9a-f]{32}\.base-[0-9a-f]{16}\.json$/.test(name)) return "base";
+  return name;
+}
