@@ -12,7 +12,16 @@ import {
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { type PackageSummary, type PackageView, summaryKeys } from "../site/model/types.js";
-import { type BuildMemo, type FileIdent, forget, type MemoFile, type MemoPackage } from "./memo.js";
+import {
+  type BuildMemo,
+  type FileIdent,
+  type FileRows,
+  forget,
+  isForgotten,
+  LoadedFile,
+  type MemoFile,
+  type MemoPackage,
+} from "./memo.js";
 
 // The memo's file (memo.ts says what a memo is): loading and saving it, and what a package loaded
 // from it keeps of it.
@@ -69,16 +78,6 @@ type PackageJson = Omit<MemoPackage, "files" | "view"> & { objects: string[] };
  *  build keeps the same entry there; `base` when it was loaded from the base file. */
 const packageLines = new WeakMap<MemoPackage, { index: number; line: Uint8Array; base: boolean }>();
 
-/** An entry loaded from a base file, as saved there (memo.ts's `forget` marks one changed since). */
-class BaseFile implements MemoFile {
-  key: string;
-  ident?: FileIdent;
-  constructor(key: string, ident: FileIdent) {
-    this.key = key;
-    this.ident = ident;
-  }
-}
-
 /** What a memo was loaded from, by its files' map (the one the build then updates): what a memo
  *  file made against the same base leaves out. */
 interface LoadedBase {
@@ -87,6 +86,8 @@ interface LoadedBase {
   ref: { name: string; id: string };
   out: string;
   renderer: string;
+  /** What its entries were loaded from. */
+  rows: FileRows;
   paths: readonly string[];
   entries: readonly MemoFile[];
   packages: readonly [number, string][];
@@ -134,8 +135,10 @@ function intactRun(
   if (loaded === undefined || loaded.files !== files) return undefined;
   if (loaded.count !== loaded.perCopy * (root ? 2 : 1)) return undefined;
   // a dropped file's entry has lost its key (see dropFiles); a kept one is as loaded
-  for (let i = loaded.at; i < loaded.at + loaded.count; i++)
-    if (loaded.entries[i]?.key === "") return undefined;
+  for (let i = loaded.at; i < loaded.at + loaded.count; i++) {
+    const entry = loaded.entries[i];
+    if (entry === undefined || isForgotten(entry)) return undefined;
+  }
   return loaded;
 }
 
@@ -200,7 +203,7 @@ function impliesKey(path: string, key: string): boolean {
   );
 }
 
-/** The key of a file the memo saved with an empty key: the one its path implies (see saveMemo). */
+/** The key of a file the memo saved with an empty key: the one its path implies (see impliesKey). */
 function savedImpliedKey(path: string): string {
   const at = path.lastIndexOf("/");
   return `sha256:${path.slice(at + 1, at + 65)}`;
@@ -351,23 +354,32 @@ function isBaseName(name: string, file: string): boolean {
   return /^[^/\\]+\.base-[0-9a-f]{16}\.json$/.test(name) && name.startsWith(`${stemOf(file)}.base-`);
 }
 
+/** Where the entries of a loaded memo file (see LoadedFile) read their keys and identities. */
+function rowsOf({ paths, keys, idents }: MemoColumns): FileRows {
+  return {
+    // only a path that implies its key is saved with an empty one
+    keyOf: (row) => (keys[row] === "" ? savedImpliedKey(paths[row] as string) : (keys[row] as string)),
+    identOf: (row) => [idents[3 * row] ?? 0, idents[3 * row + 1] ?? 0, idents[3 * row + 2] ?? 0],
+  };
+}
+
 /**
- * Adds the file rows of a loaded memo file to `files` and returns their entries, in row order. A
- * memo file's entry replaces its base's, which is forgotten: a package linked to it then looks its
- * files up by path.
+ * Adds the file rows of a loaded memo file (read through `rows`) to `files` and returns their
+ * entries, in row order. A memo file's entry replaces its base's, which is forgotten: a package
+ * linked to it then looks its files up by path.
  */
-function addRows(files: Map<string, MemoFile>, columns: MemoColumns, base: boolean): MemoFile[] {
-  const { header, paths, keys, idents } = columns;
+function addRows(
+  files: Map<string, MemoFile>,
+  columns: MemoColumns,
+  rows: FileRows,
+  base: boolean,
+): MemoFile[] {
+  const { header, paths } = columns;
   const entries: MemoFile[] = new Array(header.files);
   for (let i = 0; i < header.files; i++) {
     const path = paths[i] as string;
-    // only a path that implies its key is saved with an empty one
-    const key = keys[i] === "" ? savedImpliedKey(path) : (keys[i] as string);
-    const ident: FileIdent = [idents[3 * i] ?? 0, idents[3 * i + 1] ?? 0, idents[3 * i + 2] ?? 0];
-    let entry: MemoFile;
-    if (base) entry = new BaseFile(key, ident);
-    else {
-      entry = { key, ident };
+    const entry = new LoadedFile(rows, i);
+    if (!base) {
       const replaced = files.get(path);
       if (replaced !== undefined) forget(replaced);
     }
@@ -450,13 +462,14 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
     for (const { header } of [base, changed])
       if (header.out !== out || header.renderer !== renderer) return undefined;
     const memo: BuildMemo = { out, renderer, files: new Map(), sources: new Map() };
-    const baseEntries = addRows(memo.files, base, true);
+    const baseRows = rowsOf(base);
+    const baseEntries = addRows(memo.files, base, baseRows, true);
     for (const path of changed.removed) {
       const entry = memo.files.get(path);
       if (entry !== undefined) forget(entry);
       memo.files.delete(path);
     }
-    const changedEntries = addRows(memo.files, changed, false);
+    const changedEntries = addRows(memo.files, changed, rowsOf(changed), false);
     const basePackages = addPackages(memo, baseBytes, base, baseEntries, true);
     if (basePackages === undefined) return undefined;
     for (const [index, key] of changed.header.removedPackages ?? []) memo.sources.get(index)?.delete(key);
@@ -467,6 +480,7 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
       ref,
       out,
       renderer,
+      rows: baseRows,
       paths: base.paths,
       entries: baseEntries,
       packages: basePackages,
@@ -665,9 +679,13 @@ function changesSince(base: LoadedBase, memo: BuildMemo) {
     if (memo.sources.get(index)?.has(key) !== true) removedPackages.push([index, key]);
   let kept = 0;
   for (const [path, entry] of memo.files) {
-    if (entry.ident === undefined || entry.key === "") continue;
-    if (entry instanceof BaseFile) kept++;
-    else if (!sections.placed.has(entry)) sections.addFile(path, entry);
+    // a base entry is asked only whether it changed (its key and identity are not made)
+    if (entry instanceof LoadedFile && entry.isFrom(base.rows)) {
+      if (!entry.forgotten) kept++;
+      continue;
+    }
+    if (entry.ident === undefined || entry.key === "" || sections.placed.has(entry)) continue;
+    sections.addFile(path, entry);
   }
   // the base's files not kept as they are there (each kept one is in `files` once, at its path)
   const removed: string[] = [];
@@ -675,8 +693,7 @@ function changesSince(base: LoadedBase, memo: BuildMemo) {
     for (let i = 0; i < base.paths.length; i++) {
       const path = base.paths[i] as string;
       const entry = memo.files.get(path);
-      if (entry === undefined || entry !== base.entries[i] || entry.key === "" || entry.ident === undefined)
-        removed.push(path);
+      if (entry === undefined || entry !== base.entries[i] || isForgotten(entry)) removed.push(path);
     }
   }
   const limit = (size: number) => Math.max(DELTA_FLOOR, size / 8);

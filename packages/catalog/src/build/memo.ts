@@ -26,11 +26,70 @@ export interface BuildMemo {
 
 export interface MemoFile {
   key: string;
-  /** Inode, size, mtimeMs when written; undefined for a file whose identity is not checked (dev). */
-  ident?: FileIdent;
+  /** Inode, size, mtimeMs when written; undefined for a file whose identity is not checked (dev),
+   *  or one changed since (see forget). */
+  ident?: FileIdent | undefined;
   /** The build that last produced or kept it (a build updating its output in place marks what it
    *  keeps, and removes the rest); never saved. */
   seen?: number;
+}
+
+/** Where a loaded entry's key and identity are read from when first asked (see LoadedFile). */
+export interface FileRows {
+  keyOf(row: number): string;
+  identOf(row: number): FileIdent;
+}
+
+/**
+ * An entry loaded from a memo file, whose key and identity are read from the loaded columns when
+ * first asked: a rebuild keeps most files through their packages (see intactOutputs) and never
+ * asks, and a hundred thousand keys and identities made at load were much of its garbage.
+ */
+export class LoadedFile implements MemoFile {
+  seen?: number;
+  readonly #rows: FileRows;
+  readonly #row: number;
+  #key: string | undefined;
+  /** null until read. */
+  #ident: FileIdent | undefined | null = null;
+
+  constructor(rows: FileRows, row: number) {
+    this.#rows = rows;
+    this.#row = row;
+  }
+
+  get key(): string {
+    this.#key ??= this.#rows.keyOf(this.#row);
+    return this.#key;
+  }
+
+  set key(key: string) {
+    this.#key = key;
+  }
+
+  get ident(): FileIdent | undefined {
+    if (this.#ident === null) this.#ident = this.#rows.identOf(this.#row);
+    return this.#ident;
+  }
+
+  set ident(ident: FileIdent | undefined) {
+    this.#ident = ident;
+  }
+
+  /** Whether it was loaded from `rows`. */
+  isFrom(rows: FileRows): boolean {
+    return this.#rows === rows;
+  }
+
+  /** forget()'s mark, seen without making the key. */
+  get forgotten(): boolean {
+    return this.#key === "";
+  }
+}
+
+/** Whether `entry` is one changed since (see forget). */
+export function isForgotten(entry: MemoFile): boolean {
+  return entry instanceof LoadedFile ? entry.forgotten : entry.key === "";
 }
 
 export type FileIdent = [ino: number, size: number, mtimeMs: number];
@@ -188,7 +247,7 @@ export function dropFiles(memo: BuildMemo, changed: readonly string[]): number {
 /** A file's entry as one changed since: in place, so a package holding it sees (intactOutputs). */
 export function forget(entry: MemoFile): void {
   entry.key = "";
-  delete entry.ident;
+  entry.ident = undefined;
 }
 
 const noThrow = { throwIfNoEntry: false } as const;

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, writeSync } fr
 import { posix, resolve, sep } from "node:path";
 import { dataError, ExitCode, PkgError } from "@pkg/common";
 import { applyCommit, type CommitPlan, linkOrCopy } from "./commit.js";
-import { type FileIdent, identOf, type MemoFile, sha256Hex } from "./memo.js";
+import { type FileIdent, identOf, isForgotten, type MemoFile, sha256Hex } from "./memo.js";
 
 /** A relative site path: `/`-separated, no empty, `.` or `..` segment, no backslash or control character. */
 export function isSafeRelativePath(path: string): boolean {
@@ -197,7 +197,7 @@ export class SiteWriter {
   /** keepPrevious for files given by their entries in `previousFiles` (see intactOutputs). */
   keepEntries(entries: readonly MemoFile[]): void {
     for (const entry of entries) {
-      if (entry.key === "") throw new Error("internal: keeping a file changed since");
+      if (isForgotten(entry)) throw new Error("internal: keeping a file changed since");
       entry.seen = this.stamp;
     }
     this.counts.kept += entries.length;
