@@ -29,10 +29,12 @@ export function parseCatalogIndex(
   const packages = check.object(obj.packages, "$.packages");
   const kept: Record<string, string> = {};
   for (const [key, digest] of Object.entries(packages)) {
-    const path = childPath("$.packages", key);
     try {
-      if (!isSafePackagePath(key, segments)) check.fail(path, "not a valid package path");
-      if (!isSha256Digest(digest)) check.fail(path, "not a sha256 digest");
+      // the entry's JSON path is made only for an error: ten thousand of them were a tenth of reading
+      // a large index
+      if (!isSafePackagePath(key, segments))
+        check.fail(childPath("$.packages", key), "not a valid package path");
+      if (!isSha256Digest(digest)) check.fail(childPath("$.packages", key), "not a sha256 digest");
     } catch (error) {
       if (options.onBadEntry === undefined || !(error instanceof IndexFormatError)) throw error;
       options.onBadEntry(key, error.message);
