@@ -1,6 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { changedPaths } from "./memo.js";
-import { readMemoColumns } from "./memo-file.js";
+import { readMemoColumns } from "./memo-format.js";
 
 /** Checks the identity of the files a memo file records (see identity-check.ts), a chunk at a time
  *  from the shared counter: posts the paths whose file changed since, or null for a file that is
