@@ -263,6 +263,14 @@ describe("the build memo file", () => {
       "acme/c",
     ]);
 
+    // a file replaced is recorded as its new entry, not also as removed
+    const replacing = (await loadMemo(file, "/site", "r1")) as BuildMemo;
+    replacing.files.set("index.html", { key: hex("6"), ident: [98, 9, 9] });
+    await saveMemo(file, replacing);
+    // (its path a line of the paths section, and of the removed paths were it listed there too)
+    expect((await readFile(file, "utf8")).match(/^index\.html$/gm)).toHaveLength(1);
+    expect((await loadMemo(file, "/site", "r1"))?.files.get("index.html")?.key).toBe(hex("6"));
+
     // changes past what a memo file holds: the memo is written anew, the old base goes
     const big = (await loadMemo(file, "/site", "r1")) as BuildMemo;
     for (let i = 0; i < 1001; i++)

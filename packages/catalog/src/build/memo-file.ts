@@ -542,13 +542,17 @@ function changesSince(base: LoadedBase, memo: BuildMemo) {
     if (entry.ident === undefined || entry.key === "" || sections.placed.has(entry)) continue;
     sections.addFile(path, entry);
   }
-  // the base's files not kept as they are there (each kept one is in `files` once, at its path)
+  // the base's files gone, or changed and not saved again (each kept one is in `files` once, at
+  // its path; one replaced by an entry with key and identity is in the sections above)
   const removed: string[] = [];
   if (kept !== base.entries.length) {
     for (let i = 0; i < base.paths.length; i++) {
       const path = base.paths[i] as string;
       const entry = memo.files.get(path);
-      if (entry === undefined || entry !== base.entries[i] || isForgotten(entry)) removed.push(path);
+      const gone =
+        entry === undefined ||
+        (entry === base.entries[i] ? isForgotten(entry) : entry.ident === undefined || entry.key === "");
+      if (gone) removed.push(path);
     }
   }
   const limit = (size: number) => Math.max(DELTA_FLOOR, size / 8);
