@@ -36,10 +36,6 @@ const DELTA_FLOOR = 1000;
 /** A package's line is this JSON, a tab, and the rest of its view (what the summary leaves out). */
 type PackageJson = Omit<MemoPackage, "files" | "view"> & { objects: string[] };
 
-/** The package's line as loaded (its bytes after `<count>\t`): written again as it is while a
- *  build keeps the same entry there; `base` when it was loaded from the base file. */
-const packageLines = new WeakMap<MemoPackage, { index: number; line: Uint8Array; base: boolean }>();
-
 /** What a memo was loaded from, by its files' map (the one the build then updates): what a memo
  *  file made against the same base leaves out. */
 interface LoadedBase {
@@ -57,22 +53,101 @@ interface LoadedBase {
 
 const loadedBases = new WeakMap<Map<string, MemoFile>, LoadedBase>();
 
-/** A loaded package's site files: `count` entries of the loaded memo's files from `at`, in the
- *  order of `outputsOf`. */
-interface LoadedOutputs {
+/** A loaded memo file's file columns, as read, and their entries in `files`. */
+interface LoadedColumns {
   files: Map<string, MemoFile>;
-  /** The loaded memo's file columns, as read. */
   paths: readonly string[];
   keys: readonly string[];
   idents: Float64Array;
   entries: readonly MemoFile[];
+}
+
+/** A loaded package's site files: `count` rows of the loaded columns from `at`, in the order of
+ *  `outputsOf`. */
+interface LoadedRun {
+  columns: LoadedColumns;
   at: number;
   count: number;
   /** The package's index files (each has one site file, or two for the root index). */
   perCopy: number;
 }
 
-const loadedOutputs = new WeakMap<MemoPackage, LoadedOutputs>();
+/**
+ * A package loaded from a memo file. Its whole view is parsed from the rest of its line when first
+ * asked, its index files listed when first asked; it keeps its line's bytes (written again as they
+ * are while a build keeps it under the same source) and where its site files' rows are. Its own
+ * fields are a MemoPackage's alone: what saving needs is private.
+ */
+class LoadedPackage implements MemoPackage {
+  readonly digest: string;
+  readonly label: string;
+  readonly context: string;
+  readonly summary: PackageSummary;
+  readonly viewHash: string;
+  readonly readme?: string;
+  readonly view: () => PackageView;
+  readonly #key: string;
+  readonly #objects: readonly string[];
+  #files: [string, string][] | undefined;
+  readonly #index: number;
+  readonly #line: Uint8Array;
+  readonly #base: boolean;
+  #run: LoadedRun | undefined;
+
+  constructor(
+    key: string,
+    json: PackageJson,
+    restOfView: Buffer,
+    index: number,
+    line: Uint8Array,
+    base: boolean,
+  ) {
+    this.digest = json.digest;
+    this.label = json.label;
+    this.context = json.context;
+    this.summary = json.summary;
+    this.viewHash = json.viewHash;
+    if (json.readme !== undefined) this.readme = json.readme;
+    let view: PackageView | undefined;
+    this.view = () => {
+      view ??= {
+        ...json.summary,
+        ...(JSON.parse(restOfView.toString("utf8")) as Omit<PackageView, keyof PackageSummary>),
+      };
+      return view;
+    };
+    this.#key = key;
+    this.#objects = json.objects;
+    this.#index = index;
+    this.#line = line;
+    this.#base = base;
+  }
+
+  /** Made when first asked, like the view: a rebuild keeps most packages by their loaded entries
+   *  (intactOutputs) and never needs these. */
+  get files(): [string, string][] {
+    this.#files ??= filesOf(this.#key, this.digest, this.#objects);
+    return this.#files;
+  }
+
+  /** Its line's bytes, when saved under the source it was loaded under. */
+  lineUnder(index: number): Uint8Array | undefined {
+    return index === this.#index ? this.#line : undefined;
+  }
+
+  /** Whether it is as the base file has it under source `index`. */
+  isBaseUnder(index: number): boolean {
+    return this.#base && index === this.#index;
+  }
+
+  get run(): LoadedRun | undefined {
+    return this.#run;
+  }
+
+  set run(run: LoadedRun | undefined) {
+    this.#run = run;
+  }
+}
 
 /**
  * The entries of `files` holding a package's site files (see outputsOf), when the package was
@@ -85,23 +160,20 @@ export function intactOutputs(
   root: boolean,
 ): readonly MemoFile[] | undefined {
   const run = intactRun(files, memo, root);
-  return run?.entries.slice(run.at, run.at + run.count);
+  return run?.columns.entries.slice(run.at, run.at + run.count);
 }
 
-function intactRun(
-  files: Map<string, MemoFile>,
-  memo: MemoPackage,
-  root: boolean,
-): LoadedOutputs | undefined {
-  const loaded = loadedOutputs.get(memo);
-  if (loaded === undefined || loaded.files !== files) return undefined;
-  if (loaded.count !== loaded.perCopy * (root ? 2 : 1)) return undefined;
+function intactRun(files: Map<string, MemoFile>, memo: MemoPackage, root: boolean): LoadedRun | undefined {
+  const run = memo instanceof LoadedPackage ? memo.run : undefined;
+  if (run === undefined || run.columns.files !== files) return undefined;
+  if (run.count !== run.perCopy * (root ? 2 : 1)) return undefined;
   // a dropped file's entry has lost its key (see dropFiles); a kept one is as loaded
-  for (let i = loaded.at; i < loaded.at + loaded.count; i++) {
-    const entry = loaded.entries[i];
+  const { entries } = run.columns;
+  for (let i = run.at; i < run.at + run.count; i++) {
+    const entry = entries[i];
     if (entry === undefined || isForgotten(entry)) return undefined;
   }
-  return loaded;
+  return run;
 }
 
 /** Whether `path` is `base + dir + name`, without making that string. */
@@ -121,7 +193,7 @@ function isJoined(path: string, base: string, dir: string, name: string): boolea
  * by piece rather than by making each path.
  */
 function holdsOutputs(
-  columns: { paths: readonly string[]; keys: readonly string[]; entries: readonly MemoFile[] },
+  columns: LoadedColumns,
   at: number,
   count: number,
   key: string,
@@ -130,21 +202,21 @@ function holdsOutputs(
   const { paths, keys, entries } = columns;
   const perCopy = json.objects.length + 1;
   const root = count === perCopy * 2;
-  if ((!root && count !== perCopy) || at + count > paths.length) return false;
+  if ((!root && count !== perCopy) || at + count > paths.length || !json.digest.startsWith("sha256:"))
+    return false;
   const base = `index/${json.label}/`;
-  const copies = root ? ["", base] : [base];
   const digestHex = json.digest.slice("sha256:".length);
-  let i = at;
-  const holds = (dir: string, name: string, implied: boolean) => {
-    for (let c = copies.length - 1; c >= 0; c--, i++) {
-      if (!isJoined(paths[i] as string, copies[c] as string, dir, name)) return false;
-      if (implied ? keys[i] !== "" : entries[i]?.key !== digestHex) return false;
-    }
-    return true;
-  };
-  if (!json.digest.startsWith("sha256:") || !holds("p/", `${key}.json`, false)) return false;
+  const rootName = `${key}.json`;
   const objects = `p/${key}/o/sha256/`;
-  for (const name of json.objects) if (!holds(objects, name, true)) return false;
+  // row by row: the index copy of each file, then (for the root index) its root copy
+  for (let file = 0, i = at; file < perCopy; file++) {
+    const name = file === 0 ? rootName : (json.objects[file - 1] as string);
+    const dir = file === 0 ? "p/" : objects;
+    for (let copy = 0; copy < (root ? 2 : 1); copy++, i++) {
+      if (!isJoined(paths[i] as string, copy === 0 ? base : "", dir, name)) return false;
+      if (file === 0 ? entries[i]?.key !== digestHex : keys[i] !== "") return false;
+    }
+  }
   return true;
 }
 
@@ -182,31 +254,6 @@ function filesOf(key: string, digest: string, objects: readonly string[]): [stri
   const files: [string, string][] = [[`p/${key}.json`, digest.replace(/^sha256:/, "")]];
   for (const name of objects) files.push([`p/${key}/o/sha256/${name}`, `sha256:${name.slice(0, 64)}`]);
   return files;
-}
-
-function packageFromLine(key: string, json: PackageJson, restOfView: Buffer): MemoPackage {
-  const { objects, ...rest } = json;
-  let view: PackageView | undefined;
-  let files: [string, string][] | undefined;
-  const pkg = {
-    ...rest,
-    view: () => {
-      view ??= {
-        ...json.summary,
-        ...(JSON.parse(restOfView.toString("utf8")) as Omit<PackageView, keyof PackageSummary>),
-      };
-      return view;
-    },
-  };
-  // made when first asked, like the view: a rebuild keeps most packages by their loaded entries
-  // (intactOutputs) and never needs these
-  return Object.defineProperty(pkg, "files", {
-    enumerable: true,
-    get: () => {
-      files ??= filesOf(key, json.digest, objects);
-      return files;
-    },
-  }) as typeof pkg & Pick<MemoPackage, "files">;
 }
 
 /** Where the entries of a loaded memo file (see LoadedFile) read their keys and identities. */
@@ -257,6 +304,7 @@ function addPackages(
   base: boolean,
 ): [number, string][] | undefined {
   const { paths, keys, idents, packagesAt } = columns;
+  const loaded: LoadedColumns = { files: memo.files, paths, keys, idents, entries };
   const added: [number, string][] = [];
   for (let start = packagesAt; start < bytes.length; ) {
     const newline = bytes.indexOf(10, start);
@@ -270,8 +318,8 @@ function addPackages(
     const jsonTab = countTab < 0 ? -1 : bytes.indexOf(9, countTab + 1);
     const viewTab = jsonTab < 0 ? -1 : bytes.indexOf(9, jsonTab + 1);
     if (viewTab < 0 || viewTab > end) return undefined;
-    const at = Number(bytes.toString("latin1", lineStart, countTab));
-    const count = Number(bytes.toString("latin1", countTab + 1, jsonTab));
+    const at = decimalIn(bytes, lineStart, countTab);
+    const count = decimalIn(bytes, countTab + 1, jsonTab);
     const [index, key, json] = JSON.parse(bytes.toString("utf8", jsonTab + 1, viewTab)) as [
       number,
       string,
@@ -282,24 +330,27 @@ function addPackages(
       packages = new Map();
       memo.sources.set(index, packages);
     }
-    const pkg = packageFromLine(key, json, bytes.subarray(viewTab + 1, end));
     // the line's own bytes, written again as they are (see saveMemo)
-    packageLines.set(pkg, { index, line: bytes.subarray(jsonTab + 1, end), base });
-    if (Number.isSafeInteger(at) && at >= 0 && holdsOutputs({ paths, keys, entries }, at, count, key, json))
-      loadedOutputs.set(pkg, {
-        files: memo.files,
-        paths,
-        keys,
-        idents,
-        entries,
-        at,
-        count,
-        perCopy: json.objects.length + 1,
-      });
+    const line = bytes.subarray(jsonTab + 1, end);
+    const pkg = new LoadedPackage(key, json, bytes.subarray(viewTab + 1, end), index, line, base);
+    if (at >= 0 && count >= 0 && holdsOutputs(loaded, at, count, key, json))
+      pkg.run = { columns: loaded, at, count, perCopy: json.objects.length + 1 };
     packages.set(key, pkg);
     added.push([index, key]);
   }
   return added;
+}
+
+/** The decimal number in `bytes` from `from` to `to`, or -1 when they are not all digits. */
+function decimalIn(bytes: Uint8Array, from: number, to: number): number {
+  if (to <= from || to - from > 15) return -1;
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = (bytes[i] as number) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
 }
 
 /** The memo of `out` in `file` (with its base), or undefined when there is none usable (missing,
@@ -377,7 +428,7 @@ function savedOutputs(
   pkg: MemoPackage,
   root: boolean,
 ):
-  | LoadedOutputs
+  | LoadedRun
   | { paths: readonly string[]; entries: readonly MemoFile[]; at: number; count: number }
   | undefined {
   const loaded = intactRun(files, pkg, root);
@@ -461,8 +512,8 @@ class Sections implements MemoSections {
     root: boolean,
     files: Map<string, MemoFile>,
   ): boolean {
-    const loaded = packageLines.get(pkg);
-    let line: Uint8Array | (() => string) | undefined = loaded?.index === index ? loaded.line : undefined;
+    let line: Uint8Array | (() => string) | undefined =
+      pkg instanceof LoadedPackage ? pkg.lineUnder(index) : undefined;
     if (line === undefined) {
       const objects = objectNames(key, pkg);
       if (objects === undefined) return false;
@@ -473,13 +524,14 @@ class Sections implements MemoSections {
     const { paths, keys, idents, placed } = this;
     const count = outputs.count;
     const at = paths.length;
-    if ("keys" in outputs) {
+    if ("columns" in outputs) {
       // kept as loaded: the loaded columns say what to save
-      idents.set(outputs.idents.subarray(outputs.at * 3, (outputs.at + count) * 3), at * 3);
+      const { columns } = outputs;
+      idents.set(columns.idents.subarray(outputs.at * 3, (outputs.at + count) * 3), at * 3);
       for (let i = outputs.at; i < outputs.at + count; i++) {
-        placed.add(outputs.entries[i] as MemoFile);
-        paths.push(outputs.paths[i] as string);
-        keys.push(outputs.keys[i] as string);
+        placed.add(columns.entries[i] as MemoFile);
+        paths.push(columns.paths[i] as string);
+        keys.push(columns.keys[i] as string);
       }
       this.lines.push([`${at}\t${count}\t`, line]);
       return true;
@@ -524,8 +576,11 @@ function changesSince(base: LoadedBase, memo: BuildMemo) {
   for (const [index, packages] of memo.sources) {
     for (const [key, pkg] of packages) {
       const root = rootContext(pkg.context, roots);
-      const loaded = packageLines.get(pkg);
-      if (loaded?.base === true && loaded.index === index && intactRun(memo.files, pkg, root) !== undefined)
+      if (
+        pkg instanceof LoadedPackage &&
+        pkg.isBaseUnder(index) &&
+        intactRun(memo.files, pkg, root) !== undefined
+      )
         continue;
       if (!sections.addPackage(index, key, pkg, root, memo.files)) removedPackages.push([index, key]);
     }
