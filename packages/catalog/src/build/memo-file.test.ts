@@ -62,17 +62,12 @@ async function baseOf(dir: string, stem: string): Promise<string> {
   return bases[0] as string;
 }
 
-/** A package of `key` with its objects, and its site files (one per index file) added to `files`. */
-function packageWithFiles(
-  key: string,
-  objects: string[],
-  files: BuildMemo["files"],
-  ino: { next: number },
-): MemoPackage {
-  const pkg: MemoPackage = {
+/** A package of `key` with its objects (named by `hex` of each), viewed under the root index or not. */
+function memoPackage(key: string, objects: string[], root = false): MemoPackage {
+  return {
     digest: `sha256:${hex("0")}`,
     label: "main",
-    context: JSON.stringify({ root: false, ownerTemplate: "" }),
+    context: JSON.stringify({ root, ownerTemplate: "" }),
     summary: viewOf(key),
     view: () => viewOf(key),
     viewHash: hex("1"),
@@ -81,6 +76,16 @@ function packageWithFiles(
       ...objects.map((o): [string, string] => [`p/${key}/o/sha256/${hex(o)}.json`, `sha256:${hex(o)}`]),
     ],
   };
+}
+
+/** memoPackage, its site files (one per index file) added to `files`. */
+function packageWithFiles(
+  key: string,
+  objects: string[],
+  files: BuildMemo["files"],
+  ino: { next: number },
+): MemoPackage {
+  const pkg = memoPackage(key, objects);
   for (const [path, fileKey] of outputsOf(pkg, false))
     files.set(path, { key: fileKey, ident: [++ino.next, 1, 1] });
   return pkg;
@@ -115,21 +120,9 @@ describe("the build memo file", () => {
   it("links each saved package to its files' entries, until one of them is dropped as changed", async () => {
     dir = await mkdtemp(join(tmpdir(), "catalog-memo-"));
     const file = join(dir, "memo.json");
-    const pkg = (key: string, root: boolean, objects: string[]): MemoPackage => ({
-      digest: `sha256:${hex("0")}`,
-      label: "main",
-      context: JSON.stringify({ root, ownerTemplate: "" }),
-      summary: viewOf(key),
-      view: () => viewOf(key),
-      viewHash: hex("1"),
-      files: [
-        [`p/${key}.json`, hex("0")],
-        ...objects.map((o): [string, string] => [`p/${key}/o/sha256/${hex(o)}.json`, `sha256:${hex(o)}`]),
-      ],
-    });
-    const rooted = pkg("acme/tool", true, ["a", "b"]);
-    const plain = pkg("acme/other", false, ["c"]);
-    const missing = pkg("acme/gone", false, ["d"]);
+    const rooted = memoPackage("acme/tool", ["a", "b"], true);
+    const plain = memoPackage("acme/other", ["c"]);
+    const missing = memoPackage("acme/gone", ["d"]);
     const files: BuildMemo["files"] = new Map([["index.html", { key: hex("9"), ident: [9, 9, 9] }]]);
     let ino = 0;
     for (const [memo, root] of [

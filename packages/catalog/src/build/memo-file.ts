@@ -46,10 +46,16 @@ interface LoadedBase {
   renderer: string;
   /** What its entries were loaded from. */
   rows: FileRows;
-  paths: readonly string[];
+  /** The base file's columns (the identity worker reads them too), and its entries. */
+  paths: string[];
+  idents: Float64Array;
   entries: readonly MemoFile[];
   packages: readonly [number, string][];
+  /** The memo file's own columns. */
+  changed: Columns;
 }
+
+type Columns = { paths: string[]; idents: Float64Array };
 
 const loadedBases = new WeakMap<Map<string, MemoFile>, LoadedBase>();
 
@@ -92,7 +98,7 @@ class LoadedPackage implements MemoPackage {
   readonly #index: number;
   readonly #line: Uint8Array;
   readonly #base: boolean;
-  #run: LoadedRun | undefined;
+  readonly #run: LoadedRun | undefined;
 
   constructor(
     key: string,
@@ -101,6 +107,7 @@ class LoadedPackage implements MemoPackage {
     index: number,
     line: Uint8Array,
     base: boolean,
+    run: LoadedRun | undefined,
   ) {
     this.digest = json.digest;
     this.label = json.label;
@@ -121,6 +128,7 @@ class LoadedPackage implements MemoPackage {
     this.#index = index;
     this.#line = line;
     this.#base = base;
+    this.#run = run;
   }
 
   /** Made when first asked, like the view: a rebuild keeps most packages by their loaded entries
@@ -140,12 +148,9 @@ class LoadedPackage implements MemoPackage {
     return this.#base && index === this.#index;
   }
 
+  /** Where its site files' rows are, when they were as its line says. */
   get run(): LoadedRun | undefined {
     return this.#run;
-  }
-
-  set run(run: LoadedRun | undefined) {
-    this.#run = run;
   }
 }
 
@@ -332,10 +337,11 @@ function addPackages(
     }
     // the line's own bytes, written again as they are (see saveMemo)
     const line = bytes.subarray(jsonTab + 1, end);
-    const pkg = new LoadedPackage(key, json, bytes.subarray(viewTab + 1, end), index, line, base);
-    if (at >= 0 && count >= 0 && holdsOutputs(loaded, at, count, key, json))
-      pkg.run = { columns: loaded, at, count, perCopy: json.objects.length + 1 };
-    packages.set(key, pkg);
+    const run =
+      at >= 0 && count >= 0 && holdsOutputs(loaded, at, count, key, json)
+        ? { columns: loaded, at, count, perCopy: json.objects.length + 1 }
+        : undefined;
+    packages.set(key, new LoadedPackage(key, json, bytes.subarray(viewTab + 1, end), index, line, base, run));
     added.push([index, key]);
   }
   return added;
@@ -380,7 +386,6 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
     if (basePackages === undefined) return undefined;
     for (const [index, key] of changed.header.removedPackages ?? []) memo.sources.get(index)?.delete(key);
     if (addPackages(memo, changedBytes, changed, changedEntries, false) === undefined) return undefined;
-    loadedColumns.set(memo, { base, changed });
     loadedBases.set(memo.files, {
       dir: dirname(file),
       ref,
@@ -388,8 +393,10 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
       renderer,
       rows: baseRows,
       paths: base.paths,
+      idents: base.idents,
       entries: baseEntries,
       packages: basePackages,
+      changed: { paths: changed.paths, idents: changed.idents },
     });
     return memo;
   } catch {
@@ -397,14 +404,11 @@ export async function loadMemo(file: string, out: string, renderer: string): Pro
   }
 }
 
-type Columns = { paths: string[]; idents: Float64Array };
-
 /** The file columns a memo was loaded from (see identity-check.ts): its base file's, which the
  *  identity worker reads too, and its memo file's. */
-const loadedColumns = new WeakMap<BuildMemo, { base: Columns; changed: Columns }>();
-
 export function columnsOf(memo: BuildMemo): { base: Columns; changed: Columns } | undefined {
-  return loadedColumns.get(memo);
+  const loaded = loadedBases.get(memo.files);
+  return loaded && { base: { paths: loaded.paths, idents: loaded.idents }, changed: loaded.changed };
 }
 
 /** Whether packages viewed in `context` (an index context's JSON) belong to the root index. */
@@ -474,7 +478,12 @@ export async function saveMemo(file: string, memo: BuildMemo): Promise<void> {
   }
   const id = randomBytes(8).toString("hex");
   const ref = { name: `${stemOf(file)}.base-${id}.json`, id };
-  await writeMemoFile(join(dirname(file), ref.name), { ...own, id }, wholeMemo(memo), []);
+  await writeMemoFile(
+    join(dirname(file), ref.name),
+    { ...own, id },
+    sectionsOf(memo, undefined).sections,
+    [],
+  );
   await writeMemoFile(file, { ...own, base: ref }, new Sections(0), []);
   const prefix = `${stemOf(file)}.base-`;
   for (const name of readdirSync(dirname(file)))
@@ -549,19 +558,38 @@ class Sections implements MemoSections {
   }
 }
 
-/** All of a memo: the site files of each package whose line is saved first, then the other files.
- *  Files without identity are left out. */
-function wholeMemo(memo: BuildMemo): Sections {
+/**
+ * The packages and files of `memo` a memo file records: the site files of each package whose line
+ * is saved first, then the other files (those without identity left out). Against `base`, what the
+ * base has as it is is left out. Also returns the packages left out because their files are not
+ * as their lines say, and how many of the base's entries are in `memo` as loaded.
+ */
+function sectionsOf(memo: BuildMemo, base: LoadedBase | undefined) {
   const sections = new Sections(memo.files.size);
   const roots = new Map<string, boolean>();
-  for (const [index, packages] of memo.sources)
-    for (const [key, pkg] of packages)
-      sections.addPackage(index, key, pkg, rootContext(pkg.context, roots), memo.files);
+  const leftOut: [number, string][] = [];
+  for (const [index, packages] of memo.sources) {
+    for (const [key, pkg] of packages) {
+      const root = rootContext(pkg.context, roots);
+      const asInBase =
+        base !== undefined &&
+        pkg instanceof LoadedPackage &&
+        pkg.isBaseUnder(index) &&
+        intactRun(memo.files, pkg, root) !== undefined;
+      if (!asInBase && !sections.addPackage(index, key, pkg, root, memo.files)) leftOut.push([index, key]);
+    }
+  }
+  let keptFromBase = 0;
   for (const [path, entry] of memo.files) {
+    // a base entry is asked only whether it changed (its key and identity are not made)
+    if (base !== undefined && entry instanceof LoadedFile && entry.isFrom(base.rows)) {
+      if (!entry.forgotten) keptFromBase++;
+      continue;
+    }
     if (entry.ident === undefined || entry.key === "" || sections.placed.has(entry)) continue;
     sections.addFile(path, entry);
   }
-  return sections;
+  return { sections, leftOut, keptFromBase };
 }
 
 /**
@@ -570,37 +598,13 @@ function wholeMemo(memo: BuildMemo): Sections {
  * made against the base should hold (see DELTA_FLOOR).
  */
 function changesSince(base: LoadedBase, memo: BuildMemo) {
-  const sections = new Sections(memo.files.size);
-  const roots = new Map<string, boolean>();
-  const removedPackages: [number, string][] = [];
-  for (const [index, packages] of memo.sources) {
-    for (const [key, pkg] of packages) {
-      const root = rootContext(pkg.context, roots);
-      if (
-        pkg instanceof LoadedPackage &&
-        pkg.isBaseUnder(index) &&
-        intactRun(memo.files, pkg, root) !== undefined
-      )
-        continue;
-      if (!sections.addPackage(index, key, pkg, root, memo.files)) removedPackages.push([index, key]);
-    }
-  }
+  const { sections, leftOut: removedPackages, keptFromBase } = sectionsOf(memo, base);
   for (const [index, key] of base.packages)
     if (memo.sources.get(index)?.has(key) !== true) removedPackages.push([index, key]);
-  let kept = 0;
-  for (const [path, entry] of memo.files) {
-    // a base entry is asked only whether it changed (its key and identity are not made)
-    if (entry instanceof LoadedFile && entry.isFrom(base.rows)) {
-      if (!entry.forgotten) kept++;
-      continue;
-    }
-    if (entry.ident === undefined || entry.key === "" || sections.placed.has(entry)) continue;
-    sections.addFile(path, entry);
-  }
   // the base's files gone, or changed and not saved again (each kept one is in `files` once, at
   // its path; one replaced by an entry with key and identity is in the sections above)
   const removed: string[] = [];
-  if (kept !== base.entries.length) {
+  if (keptFromBase !== base.entries.length) {
     for (let i = 0; i < base.paths.length; i++) {
       const path = base.paths[i] as string;
       const entry = memo.files.get(path);
