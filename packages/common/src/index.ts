@@ -4,6 +4,7 @@ export { contentTypeFor } from "./content-types.js";
 export { dataError, describeError, isPkgError, oneLine, PkgError, usageError } from "./errors.js";
 export { ExitCode, exitCodeName } from "./exit-codes.js";
 export { type Interruption, listenForInterrupt, type StopSignal } from "./interrupt.js";
+export { forEachFileChunk } from "./file-chunks.js";
 export { isJsonObject } from "./json.js";
 export {
   buildFullTree,

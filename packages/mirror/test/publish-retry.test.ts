@@ -215,7 +215,8 @@ describe("push retries", () => {
     const { result, lines, waits } = run("deadline", 3, { deadline });
     const published = await result;
     expect(published.platforms[0]).toMatchObject({ status: "pushed", attempts: 2 });
-    expect(limits).toEqual([3_600_000, 3_600_000]);
+    // the platform's two attempts, then the tags' own
+    expect(limits).toEqual([3_600_000, 3_600_000, 3_600_000]);
     expect(waits).toEqual([1000]);
     expect(lines.some((l) => l.includes("ran into its 3600 s time limit; retrying in 1.0 s"))).toBe(true);
     expect(attemptLines(lines).map((l) => l.split(":")[0])).toEqual(["push attempt 2/4"]);

@@ -135,7 +135,7 @@ describe("publishVersion", () => {
     expect(manifest.layers?.map((l) => l.digest)).toEqual(digests);
   });
 
-  test("the platforms before the last are pushed side by side, the last once they are in; results in the version's order", async () => {
+  test("the platforms are pushed side by side, the tags once they are all in; results in the version's order", async () => {
     const i386 = await makeBundle(temp.path, "386", { "bin/tool": "#!/bin/sh\necho 386\n" });
     const bundles = [amd64, arm64, i386];
     const layers = await Promise.all(bundles.map(async (path) => sha256Digest(await readFile(path))));
@@ -164,7 +164,7 @@ describe("publishVersion", () => {
           };
         if (key === "pushManifest")
           return async (...args: Parameters<Target["pushManifest"]>) => {
-            if (args[2] === undefined) events.push("manifest");
+            events.push(args[2] === undefined ? "manifest" : `tag ${args[2]}`);
             return real.pushManifest(...args);
           };
         const value = Reflect.get(real, key, real);
@@ -180,9 +180,18 @@ describe("publishVersion", () => {
       })),
     }).result;
     expect(released).toBe("by another upload");
-    // the last platform's layer goes up after the other two manifests are in
-    expect(events.slice(-2)).toEqual(["layer 2", "manifest"]);
-    expect(events.filter((e) => e === "manifest")).toHaveLength(3);
+    // every layer goes up before any manifest is in (three platforms fit the concurrency), and no
+    // tag names a platform before the three manifests are in
+    expect(events.slice(0, 3).sort()).toEqual(["layer 0", "layer 1", "layer 2"]);
+    const firstTag = events.findIndex((e) => e.startsWith("tag "));
+    expect(events.slice(3, firstTag)).toEqual(["manifest", "manifest", "manifest"]);
+    expect(events.slice(firstTag)).toEqual([
+      "tag 1.2.3_20250102030405",
+      "tag 1.2",
+      "tag 1",
+      "tag latest",
+      "tag 1.2.3",
+    ]);
     expect(published.platforms.map((p) => [p.platform, p.status])).toEqual([
       ["linux/amd64", "pushed"],
       ["linux/arm64", "pushed"],

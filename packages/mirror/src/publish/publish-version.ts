@@ -148,8 +148,8 @@ function failed(
 }
 
 /**
- * Platforms of a version pushed at once (all but the last, which writes the version's tags once
- * they are in): one platform's round trips and registry-side work overlap another's upload.
+ * Platforms of a version pushed at once: one platform's round trips and registry-side work
+ * overlap another's upload. The version's tags follow once every platform is in.
  */
 const PLATFORM_CONCURRENCY = 3;
 
@@ -225,14 +225,6 @@ interface PushedPlatform {
   result: PlatformPublishResult;
   /** What the tags are to list, when the manifest is in the repository. */
   manifest?: Manifest;
-  /** The tags of each pushed platform of the version so far, when this push wrote them. */
-  tags?: string[][];
-}
-
-/** The version's tags, written by the last platform's push for every platform pushed before it too. */
-interface Tagging {
-  earlier: Manifest[];
-  cascade: boolean;
 }
 
 const writeTags = (context: PushContext, target: Target, entries: Manifest[], cascade: boolean) =>
@@ -246,15 +238,8 @@ const writeTags = (context: PushContext, target: Target, entries: Manifest[], ca
     log: context.options.log,
   });
 
-/**
- * One platform's blobs and manifest, with retries. The version's last platform also writes the
- * version's tags within the same attempt: each tag's index once for every platform.
- */
-async function pushPlatform(
-  platform: ReadyPlatform,
-  context: PushContext,
-  tagging?: Tagging,
-): Promise<PushedPlatform> {
+/** One platform's blobs and manifest, with retries; no tag names it yet. */
+async function pushPlatform(platform: ReadyPlatform, context: PushContext): Promise<PushedPlatform> {
   const { log } = context.options;
   const { progress } = context;
   const outcome = await retried(
@@ -274,16 +259,8 @@ async function pushPlatform(
         log,
         writeTags: false,
       });
-      const manifest = { platform: platform.key, entry: pushed.entry };
       progress.end(platform.platform);
-      if (!tagging) return { pushed, manifest };
-      const entries = [...tagging.earlier, manifest];
-      progress.task.state("tagging");
-      return {
-        pushed,
-        manifest,
-        tags: (await writeTags(context, attemptTarget, entries, tagging.cascade)).tags,
-      };
+      return pushed;
     },
   );
   if (!outcome.ok) {
@@ -291,10 +268,9 @@ async function pushPlatform(
     log.warn(outcome.error.message);
     return { result: failed(platform.platform, outcome.attempts, outcome.error) };
   }
-  const { pushed, manifest, tags } = outcome.value;
+  const pushed = outcome.value;
   return {
-    manifest,
-    ...(tags === undefined ? {} : { tags }),
+    manifest: { platform: platform.key, entry: pushed.entry },
     result: {
       platform: platform.platform,
       status: "pushed",
@@ -309,16 +285,16 @@ const manifestsOf = (pushed: readonly PushedPlatform[]) =>
   pushed.flatMap((p) => (p.manifest ? [p.manifest] : []));
 
 /**
- * The version's tags in a step of their own, for `entries` already in the repository: the
- * primary tag alone for the platforms pushed before a last platform that failed for good, or the
- * whole cascade for a version an earlier run left untagged.
+ * The version's tags, each tag's index once for all of `entries` (manifests already in the
+ * repository), with retries: the whole cascade, or the primary tag alone (`cascade` false).
  */
-async function tagOnly(
+async function tagVersion(
   entries: readonly Manifest[],
   context: PushContext,
   cascade: boolean,
 ): Promise<RetryOutcome<string[][]>> {
   if (entries.length === 0) return { ok: true, value: [], attempts: 0 };
+  context.progress.task.state("tagging");
   const outcome = await retried(context, `${context.primary} (tags)`, async (attemptTarget) => {
     return (await writeTags(context, attemptTarget, [...entries], cascade)).tags;
   });
@@ -353,9 +329,9 @@ function incompleteness(notReady: readonly string[], carried: CarriedEntries): s
 }
 
 /**
- * Pushes one version: each platform's blobs and manifest, a few platforms at a time and the last
- * once the others are in, each push retried per `concurrency.max_retries`; then each of the
- * version's tags once for all its platforms, the primary tag first and the exact tag last.
+ * Pushes one version: each platform's blobs and manifest, a few platforms at a time, each push
+ * retried per `concurrency.max_retries`; then, once they are all in, each of the version's tags
+ * once for all its platforms, the primary tag first and the exact tag last.
  * Rolling tags only when `cascade` is on and the version is whole: every platform of this run
  * pushed and every `carried` platform (one an earlier run published) still there; they then hold
  * the carried platforms' manifests too.
@@ -415,32 +391,19 @@ async function publishSteps(
     annotations: annotationsFor(spec, options.env ?? process.env),
     maxRetries: spec.concurrency?.max_retries ?? defaultConcurrency(1).max_retries,
   };
-  const lastReady = prepared.findLastIndex((p) => p.ready);
-  // every ready platform but the last a few at a time, in the version's order in the results
+  // every ready platform a few at a time, in the version's order in the results; the tags after
   const limit = pLimit(PLATFORM_CONCURRENCY);
-  const slots: Array<PushedPlatform | undefined> = await Promise.all(
-    prepared.map((platform, i) => {
-      if (!platform.ready) return { result: failed(platform.platform, 0, platform) };
-      return i === lastReady ? undefined : limit(() => pushPlatform(platform, context));
-    }),
+  const pushed: PushedPlatform[] = await Promise.all(
+    prepared.map((platform) =>
+      platform.ready
+        ? limit(() => pushPlatform(platform, context))
+        : { result: failed(platform.platform, 0, platform) },
+    ),
   );
-  const last = prepared[lastReady];
-  if (last?.ready) {
-    const earlier = manifestsOf(slots.slice(0, lastReady).filter((p) => p !== undefined));
-    // rolling tags only when every platform before the last made it; they carry the platforms
-    // earlier runs published
-    const whole = cascade && earlier.length === lastReady;
-    const tagging = { earlier: whole ? [...carried.entries, ...earlier] : earlier, cascade: whole };
-    slots[lastReady] = await pushPlatform(last, context, tagging);
-  }
-  const pushed = slots.filter((p) => p !== undefined);
+  // rolling tags only when every platform made it; they carry the platforms earlier runs published
   const moveRolling = cascade && pushed.every((p) => p.manifest !== undefined);
   const withCarried = moveRolling ? carried.entries : [];
-  const tagged = pushed.find((p) => p.tags !== undefined)?.tags;
-  const tags: RetryOutcome<string[][]> =
-    tagged !== undefined
-      ? { ok: true, value: tagged, attempts: 1 }
-      : await tagOnly(retagOnly ? withCarried : manifestsOf(pushed), context, retagOnly && moveRolling);
+  const tags = await tagVersion([...withCarried, ...manifestsOf(pushed)], context, moveRolling);
   // the tag lists of the carried entries lead, when they were published with this run's
   const carriedTags = tags.ok ? tags.value.slice(0, withCarried.length) : [];
   const ownTags: RetryOutcome<string[][]> = tags.ok

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { dataError, usageError } from "@pkg/common";
+import { dataError, forEachFileChunk, usageError } from "@pkg/common";
 import type { BlobSource } from "@pkg/oci";
 import { type ArchiveKind, detectArchiveFile } from "../bundle/archive-kind.js";
 import { trustedSidecarDigest } from "../bundle/digest-sidecar.js";
@@ -45,7 +45,7 @@ async function layerMediaType(path: string): Promise<string> {
 
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  await forEachFileChunk(path, (chunk) => hash.update(chunk));
   return `sha256:${hash.digest("hex")}`;
 }
 

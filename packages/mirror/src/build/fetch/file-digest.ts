@@ -1,4 +1,4 @@
-import { createReadStream } from "node:fs";
+import { forEachFileChunk } from "@pkg/common";
 import { type DigestAlgorithm, DigestSet } from "./digest.js";
 
 /** Hashes a file with each algorithm, reading it once. */
@@ -7,6 +7,6 @@ export async function fileDigests(
   algorithms: Iterable<DigestAlgorithm>,
 ): Promise<Map<DigestAlgorithm, string>> {
   const hashes = new DigestSet(algorithms);
-  for await (const chunk of createReadStream(path)) hashes.update(chunk as Buffer);
+  await forEachFileChunk(path, (chunk) => hashes.update(chunk));
   return hashes.digest();
 }
