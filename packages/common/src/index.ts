@@ -1,10 +1,18 @@
+export {
+  removeTempFilesBeside,
+  renameIntoPlace,
+  tempPathBeside,
+  writeAtomically,
+  writeFileAtomically,
+  writeFileAtomicallySync,
+} from "./atomic-write.js";
 export { childEnvironment, SIGNING_SECRET_VARIABLES } from "./child-env.js";
 export { integerOption, type OutputFormat, parseFormat, printJson, runCli } from "./cli.js";
 export { contentTypeFor } from "./content-types.js";
 export { dataError, describeError, isPkgError, oneLine, PkgError, usageError } from "./errors.js";
 export { ExitCode, exitCodeName } from "./exit-codes.js";
-export { type Interruption, listenForInterrupt, type StopSignal } from "./interrupt.js";
 export { forEachFileChunk } from "./file-chunks.js";
+export { type Interruption, listenForInterrupt, type StopSignal } from "./interrupt.js";
 export { isJsonObject } from "./json.js";
 export {
   buildFullTree,

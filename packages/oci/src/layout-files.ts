@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { copyFile, link, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, link, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { ExitCode, PkgError } from "@pkg/common";
+import { ExitCode, PkgError, renameIntoPlace, tempPathBeside } from "@pkg/common";
 import { abortError } from "./abort.js";
 import { requireDigest, VerifyingStream } from "./digest.js";
 
@@ -12,10 +11,6 @@ import { requireDigest, VerifyingStream } from "./digest.js";
 export function blobPath(dir: string, digest: string): string {
   const { algorithm, hex } = requireDigest(digest, `blob in ${dir}`);
   return join(dir, "blobs", algorithm, hex);
-}
-
-function tempNameBeside(path: string): string {
-  return join(dirname(path), `.tmp-${randomBytes(8).toString("hex")}`);
 }
 
 /** The size of a file, or undefined when it does not exist. */
@@ -38,21 +33,9 @@ export async function readOptionalFile(path: string): Promise<Buffer | undefined
   }
 }
 
-/** Replaces `path` atomically: a temp file in the same directory, renamed over it. */
-export async function writeAtomically(path: string, content: Buffer | string): Promise<void> {
-  const temp = tempNameBeside(path);
-  try {
-    await writeFile(temp, content, { mode: 0o644 });
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-}
-
 /** Creates `path` with `content` unless it exists, never exposing a half-written file. */
 export async function createIfMissing(path: string, content: string): Promise<void> {
-  const temp = tempNameBeside(path);
+  const temp = tempPathBeside(path);
   await writeFile(temp, content, { mode: 0o644 });
   try {
     await link(temp, path);
@@ -77,16 +60,15 @@ export async function writeVerifiedBlob(
   signal?: AbortSignal,
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const temp = tempNameBeside(path);
   try {
-    const input = Buffer.isBuffer(content) ? Readable.from([content]) : content;
-    const verifier = new VerifyingStream(digest, size, what);
-    const output = createWriteStream(temp, { mode: 0o644 });
-    await pipeline(input, verifier, output, signal === undefined ? {} : { signal });
-    signal?.throwIfAborted();
-    await rename(temp, path);
+    await renameIntoPlace(path, async (temp) => {
+      const input = Buffer.isBuffer(content) ? Readable.from([content]) : content;
+      const verifier = new VerifyingStream(digest, size, what);
+      const output = createWriteStream(temp, { mode: 0o644 });
+      await pipeline(input, verifier, output, signal === undefined ? {} : { signal });
+      signal?.throwIfAborted();
+    });
   } catch (error) {
-    await rm(temp, { force: true });
     if (signal?.aborted) throw abortError(signal, what);
     throw error;
   }
@@ -95,18 +77,13 @@ export async function writeVerifiedBlob(
 /** Hard-links `from` to `to` through a temp name (copying when linking is refused), then renames it into place. */
 export async function linkOrCopy(from: string, to: string): Promise<void> {
   await mkdir(dirname(to), { recursive: true });
-  const temp = tempNameBeside(to);
-  try {
+  await renameIntoPlace(to, async (temp) => {
     try {
       await link(from, temp);
     } catch {
       await copyFile(from, temp);
     }
-    await rename(temp, to);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  });
 }
 
 /** A verified read stream of a stored blob; a missing blob is a data error (exit 65). */

@@ -1,6 +1,6 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ExitCode, PkgError } from "@pkg/common";
+import { ExitCode, PkgError, writeFileAtomically } from "@pkg/common";
 import { checkAborted, destroyOnAbort, type OperationOptions } from "./abort.js";
 import { digestLike, parseDigest, requireDigest, sha256Digest, type VerifyingStream } from "./digest.js";
 import { withFileLock } from "./file-lock.js";
@@ -11,7 +11,6 @@ import {
   linkOrCopy,
   openVerifiedBlob,
   readOptionalFile,
-  writeAtomically,
   writeVerifiedBlob,
 } from "./layout-files.js";
 import {
@@ -100,7 +99,7 @@ export class LayoutTarget implements Target {
     await withFileLock(`${this.#indexPath}.lock`, async () => {
       checkAborted(signal, what);
       const next = await change(await this.#readIndex());
-      await writeAtomically(this.#indexPath, `${JSON.stringify(next)}\n`);
+      await writeFileAtomically(this.#indexPath, `${JSON.stringify(next)}\n`, { mode: 0o644 });
     });
   }
 

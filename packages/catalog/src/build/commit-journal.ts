@@ -1,5 +1,5 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { ExitCode, PkgError } from "@pkg/common";
+import { readFileSync, renameSync, rmSync } from "node:fs";
+import { ExitCode, PkgError, writeFileAtomicallySync } from "@pkg/common";
 import { applyCommit, type CommitPlan, isInStage } from "./commit.js";
 import { isSafeRelativePath } from "./site-writer.js";
 
@@ -30,9 +30,7 @@ export function pendingMemoFile(memo: string): string {
 }
 
 export function writeJournal(file: string, journal: CommitJournal): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(journal));
-  renameSync(temp, file);
+  writeFileAtomicallySync(file, JSON.stringify(journal));
 }
 
 /** Marks the update done: the pending memo becomes the memo (unless a stopped build did that

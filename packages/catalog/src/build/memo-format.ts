@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readFileSync, readSync, writeSync, writevSync } from "node:fs";
-import { rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { renameIntoPlace } from "@pkg/common";
 
 // The memo's files as bytes (memo-file.ts says what they hold and how a build uses them): the
 // header, the file columns, the package lines; read here into columns, written from them.
@@ -179,23 +178,19 @@ export async function writeMemoFile(
     keyBytes: Buffer.byteLength(keyText),
     ...(removed.length === 0 ? {} : { removedBytes: Buffer.byteLength(removedText) }),
   };
-  const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-  const fd = openSync(temp, "w");
-  let open = true;
-  try {
-    writeAll(fd, `${JSON.stringify(header)}\n`);
-    writeAll(fd, pathText);
-    writeAll(fd, keyText);
-    writeAll(fd, new Uint8Array(idents.buffer, 0, paths.length * 3 * 8));
-    writeAll(fd, removedText);
-    writeLines(fd, lines);
-    closeSync(fd);
-    open = false;
-    await rename(temp, file);
-  } finally {
-    if (open) closeSync(fd);
-    await rm(temp, { force: true });
-  }
+  await renameIntoPlace(file, async (temp) => {
+    const fd = openSync(temp, "w");
+    try {
+      writeAll(fd, `${JSON.stringify(header)}\n`);
+      writeAll(fd, pathText);
+      writeAll(fd, keyText);
+      writeAll(fd, new Uint8Array(idents.buffer, 0, paths.length * 3 * 8));
+      writeAll(fd, removedText);
+      writeLines(fd, lines);
+    } finally {
+      closeSync(fd);
+    }
+  });
 }
 
 /** A package's line as saveMemo writes it: where its files start and how many, then the line. */

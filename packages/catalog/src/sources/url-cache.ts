@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
-import { ExitCode, PkgError } from "@pkg/common";
+import { ExitCode, PkgError, writeFileAtomically } from "@pkg/common";
 import { digestHex, sha256Of } from "@pkg/index";
 
 /** `$XDG_CACHE_HOME/pkg-catalog`, else `~/.cache/pkg-catalog`. */
@@ -66,13 +66,10 @@ export class UrlCache {
   }
 
   private async writeAtomic(path: string, bytes: Uint8Array): Promise<void> {
-    const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(temp, bytes);
-      await rename(temp, path);
+      await writeFileAtomically(path, bytes);
     } catch (error) {
-      await rm(temp, { force: true });
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
       throw new PkgError(ExitCode.IoError, `cache ${this.dir}: cannot write ${path} (${code})`);
     }

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, realpath } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { ExitCode, isInside, PkgError } from "@pkg/common";
+import { ExitCode, isInside, PkgError, writeFileAtomically } from "@pkg/common";
 import { CATALOG_INDEX_PATH, CONFIG_PATH } from "./package-write.js";
 
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
@@ -47,15 +46,9 @@ export async function writeIndexFiles(
     if (!isInside(realRoot, await realpath(parent))) {
       throw new PkgError(ExitCode.Data, `${join(root, relPath)}: its directory leads outside ${root}`);
     }
-    const temp = join(
-      parent,
-      `.${relPath.slice(relPath.lastIndexOf("/") + 1)}.${randomBytes(6).toString("hex")}.tmp`,
-    );
     try {
-      await writeFile(temp, files.get(relPath) as Uint8Array, { flush: true });
-      await rename(temp, target);
+      await writeFileAtomically(target, files.get(relPath) as Uint8Array, { flush: true });
     } catch (error) {
-      await rm(temp, { force: true });
       throw new PkgError(
         ExitCode.IoError,
         `${join(root, relPath)}: cannot write (${(error as NodeJS.ErrnoException).code ?? error})`,

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { writeAtomically } from "./atomic-output.js";
+import { writeAtomically } from "@pkg/common";
 import { createEncoder } from "./codecs.js";
 import { sidecarPath, writeDigestSidecar } from "./digest-sidecar.js";
 import { HashedFile } from "./hashed-file.js";

@@ -1,5 +1,5 @@
-import { readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { tempPathBeside } from "./atomic-output.js";
+import { readFile, stat } from "node:fs/promises";
+import { writeFileAtomically } from "@pkg/common";
 
 /**
  * A bundle's digest beside it, `<bundle>.digest.json`: written by `package create` once the bundle
@@ -24,16 +24,8 @@ async function identity(file: string): Promise<Omit<Sidecar, "digest">> {
 }
 
 export async function writeDigestSidecar(file: string, digest: string): Promise<void> {
-  const target = sidecarPath(file);
-  const temp = tempPathBeside(target);
-  try {
-    const record: Sidecar = { digest, ...(await identity(file)) };
-    await writeFile(temp, `${JSON.stringify(record)}\n`);
-    await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  const record: Sidecar = { digest, ...(await identity(file)) };
+  await writeFileAtomically(sidecarPath(file), `${JSON.stringify(record)}\n`);
 }
 
 /**

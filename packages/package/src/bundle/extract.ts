@@ -1,12 +1,12 @@
 import { createReadStream } from "node:fs";
 import { chmod, mkdir } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
-import { dataError, isPkgError } from "@pkg/common";
+import { dataError, isPkgError, writeAtomically } from "@pkg/common";
 import { extract as tarExtract } from "tar-stream";
 import { type ArchiveKind, detectArchiveFile } from "./archive-kind.js";
-import { checkEmptyDestination, writeAtomically } from "./atomic-output.js";
 import { decompressor } from "./codecs.js";
 import { DigestTap } from "./digest-tap.js";
+import { checkEmptyDestination } from "./empty-destination.js";
 import { type Extraction, escapingLink, extractEntry } from "./extract-entry.js";
 import { ExtractionRecord } from "./extract-guard.js";
 import { findEscapingLink } from "./symlink-guard.js";

@@ -1,7 +1,7 @@
 export { type ArchiveKind, DETECT_BYTES, detectArchive, detectArchiveFile } from "./archive-kind.js";
-export { checkEmptyDestination, removeTempFilesBeside, writeAtomically } from "./atomic-output.js";
 export { decompressor } from "./codecs.js";
 export { type BundleResult, createBundle } from "./create.js";
+export { checkEmptyDestination } from "./empty-destination.js";
 export { type ExtractBundleOptions, type ExtractResult, extractBundle } from "./extract.js";
 export { type Extraction, extractEntry } from "./extract-entry.js";
 export { archivePathSegments, type ExtractedKind, ExtractionRecord } from "./extract-guard.js";

@@ -1,5 +1,4 @@
-import { createWorkerPool, startEntryWorker } from "@pkg/common";
-import { removeTempFilesBeside } from "./atomic-output.js";
+import { createWorkerPool, removeTempFilesBeside, startEntryWorker } from "@pkg/common";
 import type { BundleResult } from "./create.js";
 import { type CreateBundleOptions, planBundle } from "./options.js";
 import type { WorkerBundleOptions } from "./worker-protocol.js";

@@ -1,8 +1,7 @@
 import { mkdir, open, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ExitCode, PkgError } from "@pkg/common";
-import { writeAtomically } from "../bundle/atomic-output.js";
+import { ExitCode, PkgError, writeAtomically } from "@pkg/common";
 import { addTestCase, type SuiteTarget } from "./merge.js";
 import type { JUnitCase, JUnitReport } from "./model.js";
 import { parseJUnit } from "./read.js";

@@ -1,4 +1,5 @@
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
+import { writeFileAtomically } from "@pkg/common";
 import type { Metadata } from "./model.js";
 import { parseMetadata } from "./parse.js";
 import { serializeMetadata } from "./serialize.js";
@@ -10,12 +11,5 @@ export async function readMetadataFile(path: string): Promise<Metadata> {
 
 /** Writes the canonical bytes of `metadata` (the config blob exactly), replacing `path` atomically. */
 export async function writeMetadataFile(path: string, metadata: Metadata): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(temporary, serializeMetadata(metadata));
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(path, serializeMetadata(metadata));
 }

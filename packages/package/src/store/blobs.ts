@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { dataError } from "@pkg/common";
+import { dataError, writeAtomically } from "@pkg/common";
 import { parseDigest } from "@pkg/oci/documents";
-import { writeAtomically } from "../bundle/atomic-output.js";
 import { blobPath, type Store } from "./home.js";
 
 /** Whether `bytes` hash to `digest` (sha256 or sha512). */

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { writeAtomically } from "@pkg/common";
 import { isDigest } from "@pkg/oci/documents";
-import { writeAtomically } from "../bundle/atomic-output.js";
 import { refPath, type Store } from "./home.js";
 
 /** The digest a tag was last resolved to (`segments`: source, repository path, tag), if any. */

@@ -1,5 +1,4 @@
-import { createWorkerPool, startEntryWorker } from "@pkg/common";
-import { removeTempFilesBeside } from "@pkg/package/bundle";
+import { createWorkerPool, removeTempFilesBeside, startEntryWorker } from "@pkg/common";
 import type { UnpackOptions, UnpackResult } from "./unpack.js";
 
 /** One `unpackAsset` call, as a worker thread receives it. */

@@ -1,7 +1,7 @@
 import { chmod, mkdir, stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { dataError, describeError, ExitCode, isPkgError, PkgError } from "@pkg/common";
-import { checkEmptyDestination, ExtractionRecord, writeAtomically } from "@pkg/package/bundle";
+import { dataError, describeError, ExitCode, isPkgError, PkgError, writeAtomically } from "@pkg/common";
+import { checkEmptyDestination, ExtractionRecord } from "@pkg/package/bundle";
 import { binaryFileName } from "./binary-name.js";
 import { type AssetFormat, describeFormat } from "./formats.js";
 import { DEFAULT_UNPACK_LIMITS, UnpackBudget, type UnpackLimits } from "./limits.js";

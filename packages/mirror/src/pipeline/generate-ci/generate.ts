@@ -1,7 +1,6 @@
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { ExitCode, PkgError } from "@pkg/common";
-import { writeAtomically } from "@pkg/package/atomic-output";
+import { ExitCode, PkgError, writeAtomically } from "@pkg/common";
 import type { SpecDiagnostic } from "../../spec/diagnostics.js";
 import type { Forge } from "./access.js";
 import { hasDrifted } from "./drift.js";

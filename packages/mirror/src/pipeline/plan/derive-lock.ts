@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { childEnvironment, ExitCode, type Logger, PkgError } from "@pkg/common";
+import { childEnvironment, ExitCode, type Logger, PkgError, writeAtomically } from "@pkg/common";
 import { resolveCredential } from "@pkg/net";
-import { writeAtomically } from "@pkg/package/atomic-output";
 import { type BoundedOutcome, runBounded } from "../../process/bounded-run.js";
 import {
   derivedLockName,

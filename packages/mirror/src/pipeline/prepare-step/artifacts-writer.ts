@@ -1,8 +1,8 @@
 import { constants } from "node:fs";
 import { copyFile, mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { writeAtomically } from "@pkg/common";
 import { type Metadata, writeMetadataFile } from "@pkg/package";
-import { writeAtomically } from "@pkg/package/atomic-output";
 import { fileDigests } from "../../build/fetch/file-digest.js";
 import { bundleFileName, bundleMetadataFileName, preparedManifestFileName } from "../documents/artifacts.js";
 import {

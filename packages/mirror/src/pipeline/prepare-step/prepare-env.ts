@@ -7,15 +7,10 @@
 import { constants } from "node:fs";
 import { copyFile, mkdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ExitCode, PkgError } from "@pkg/common";
+import { ExitCode, PkgError, writeAtomically } from "@pkg/common";
 import { openRegistry, parseManifestDocument, parseReference } from "@pkg/oci";
 import { parsePlatformKey, platformSlug, writeMetadataFile } from "@pkg/package";
-import {
-  type BundleResult,
-  type CreateBundleOptions,
-  createBundlePool,
-  writeAtomically,
-} from "@pkg/package/bundle";
+import { type BundleResult, type CreateBundleOptions, createBundlePool } from "@pkg/package/bundle";
 import pLimit from "p-limit";
 import { createDownloader } from "../../build/fetch/downloader.js";
 import { buildEnvPlatforms, type EnvLayer } from "../../build/wheel/build-env.js";

@@ -1,10 +1,10 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { Logger } from "@pkg/common";
+import { writeAtomically } from "@pkg/common";
 import type { HttpClient } from "@pkg/net";
 import type { Target } from "@pkg/oci";
 import { detectHostPlatform } from "@pkg/package";
-import { writeAtomically } from "@pkg/package/atomic-output";
 import { removeTaskDirectory, taskDirectory } from "../../build/build-pair.js";
 import type { RunnableSpec } from "../../plan/plan-run.js";
 import type { RunSigner } from "../../publish/sign-published.js";

@@ -1,8 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Command, Option } from "@commander-js/extra-typings";
-import { ExitCode, PkgError, readPackageVersion, stderrLogger } from "@pkg/common";
-import { writeAtomically } from "@pkg/package/atomic-output";
+import { ExitCode, PkgError, readPackageVersion, stderrLogger, writeAtomically } from "@pkg/common";
 import { readPlanDocument } from "../../../pipeline/documents/read-plan.js";
 import { generateCi } from "../../../pipeline/generate-ci/generate.js";
 import { gitlabChildPipeline } from "../../../pipeline/generate-ci/gitlab/child.js";

@@ -1,9 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Command } from "@commander-js/extra-typings";
-import { parseFormat, printJson, stderrLogger } from "@pkg/common";
+import { parseFormat, printJson, stderrLogger, writeAtomically } from "@pkg/common";
 import { createHttpClient } from "@pkg/net";
-import { writeAtomically } from "@pkg/package/atomic-output";
 import type { PlanDocument } from "../../../pipeline/documents/plan-document.js";
 import { formatPlan } from "../../../pipeline/plan/format.js";
 import { planPipeline } from "../../../pipeline/plan/plan-pipeline.js";
