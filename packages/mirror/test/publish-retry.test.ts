@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { ExitCode } from "@pkg/common";
-import { memoryBlob, openRegistry, type RegistryTargetOptions } from "@pkg/oci";
+import { memoryBlob, openRegistry, type RegistryTargetOptions, sha256Digest } from "@pkg/oci";
 import { defaultMetadata } from "@pkg/package";
 import {
   type FaultAction,
@@ -47,10 +48,23 @@ const unavailable: FaultAction = {
   body: '{"errors":[{"code":"UNAVAILABLE","message":"try later"}]}',
 };
 
-/** Answers the first `times` requests with a 503. */
-function failFirst(times: number): FaultPlan {
+/** A manifest put by digest: one per push attempt, once its blobs are in. */
+const manifestByDigest = (request: RecordedRequest) =>
+  request.method === "PUT" && request.url.includes("/manifests/sha256:");
+
+/**
+ * Answers the first `times` requests to repository `retry/<name>` that `match` with a 503 (by
+ * default its manifest puts: one failed attempt each, whatever the blobs' uploads overlap). A
+ * request of an earlier test that reaches the proxy late is never counted.
+ */
+function failFirst(
+  times: number,
+  name: string,
+  match: (request: RecordedRequest) => boolean = manifestByDigest,
+): FaultPlan {
   let left = times;
-  return () => (left-- > 0 ? unavailable : "pass");
+  return (request) =>
+    request.url.startsWith(`/v2/retry/${name}/`) && match(request) && left-- > 0 ? unavailable : "pass";
 }
 
 // the client's own retries are off, so every transient failure reaches the push retry
@@ -93,20 +107,22 @@ const attemptLines = (lines: string[]) => lines.filter((l) => l.startsWith("push
 
 describe("push retries", () => {
   test("a transient failure is retried after 1 s, then 2 s, and the push completes", async () => {
-    proxy.setPlan(failFirst(2));
+    proxy.setPlan(failFirst(2, "transient"));
     const { result, lines, waits } = run("transient", 3);
     const published = await result;
     expect(published.platforms[0]).toMatchObject({ status: "pushed", attempts: 3 });
     expect(published.cascade_tags_written).toEqual(["2.0.0", "2.0", "2", "latest"]);
     expect(waits).toEqual([1000, 2000]);
     expect(attemptLines(lines).map((l) => l.split(":")[0])).toEqual(["push attempt 2/4", "push attempt 3/4"]);
-    expect(proxy.requests.filter((r) => r.status === 503)).toHaveLength(2);
+    expect(
+      proxy.requests.filter((r) => r.url.includes("/retry/transient/") && r.status === 503),
+    ).toHaveLength(2);
     const direct = openRegistry(`${registry.host}/retry/transient`, clientOptions);
     expect((await direct.listTags()).sort()).toEqual(["2", "2.0", "2.0.0", "2.0.0_20250601000000", "latest"]);
   });
 
   test("the jitter stays within 10% of the nominal wait, and a capped wait lands in 27 to 33 s", async () => {
-    proxy.setPlan(failFirst(6));
+    proxy.setPlan(failFirst(6, "capped"));
     const randoms = [0, 0.999_999, 0, 0.999_999, 0.5, 0];
     const { result, waits, lines } = run("capped", 6, { random: () => randoms.shift() ?? 0.5 });
     expect((await result).platforms[0]).toMatchObject({ status: "pushed", attempts: 7 });
@@ -131,7 +147,7 @@ describe("push retries", () => {
   });
 
   test("max_retries 0 makes a single attempt", async () => {
-    proxy.setPlan(failFirst(1));
+    proxy.setPlan(failFirst(1, "single"));
     const { result, lines, waits } = run("single", 0);
     const [platform] = (await result).platforms;
     expect(platform).toMatchObject({ status: "failed", attempts: 1 });
@@ -143,7 +159,9 @@ describe("push retries", () => {
   });
 
   test("after a push fails for good, the later platforms of the version move no rolling tag", async () => {
-    proxy.setPlan(failFirst(1));
+    // the first platform's layer is refused; the two platforms' uploads overlap
+    const first = sha256Digest(await readFile(bundle));
+    proxy.setPlan(failFirst(1, "mid-version", (request) => request.url.includes(first)));
     const second = await makeBundle(temp.path, "second", { "bin/tool": "#!/bin/sh\necho arm64\n" });
     const { result } = run("mid-version", 0, {
       platforms: [

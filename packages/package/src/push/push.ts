@@ -76,6 +76,35 @@ function layerSources(request: PushRequest): (at: number) => BlobSource {
 }
 
 /**
+ * Runs `uploads` side by side, all given one signal: the first to fail aborts the others, and its
+ * error is thrown once every upload has settled. A failed push leaves no upload running, which a
+ * retry would otherwise race.
+ */
+async function allOrNone<T extends unknown[]>(
+  uploads: {
+    [K in keyof T]: (signal: AbortSignal) => Promise<T[K]>;
+  },
+): Promise<T> {
+  const stop = new AbortController();
+  let failure: { error: unknown } | undefined;
+  const settled = await Promise.allSettled(
+    uploads.map(async (upload) => {
+      try {
+        return await upload(stop.signal);
+      } catch (error) {
+        if (failure === undefined) {
+          failure = { error };
+          stop.abort(error);
+        }
+        throw error;
+      }
+    }),
+  );
+  if (failure !== undefined) throw failure.error;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as T;
+}
+
+/**
  * Publishes one platform of a package: blobs first, then the manifest by digest, then each tag's
  * image index (named tag first, rolling tags after, unless `writeTags` is false), so no tag ever
  * points at content the repository does not hold.
@@ -91,22 +120,23 @@ export async function pushPackage(request: PushRequest): Promise<PushReport> {
   };
 
   const config = memoryBlob(serializeMetadata(request.metadata));
-  // the small config first: a registry that refuses us (auth, reachability) says so before any
-  // layer starts; then the layers side by side, a few at a time. Nothing refers to a blob until
-  // the manifest does.
-  await target.pushBlob(config);
+  // the config beside the layers, a few layers at a time: a registry that refuses us (auth,
+  // reachability) does so at each upload's first request, before any of its bytes. Nothing refers
+  // to a blob until the manifest does.
   const limit = pLimit(BLOB_CONCURRENCY);
   const source = layerSources(request);
-  const layerDescriptors = await Promise.all(
-    request.layers.map((layer, at) =>
-      limit(async (): Promise<Descriptor> => {
-        const outcome = await target.pushBlob(source(at), { mountFrom: layer.arg.mountFrom });
-        count(outcome);
-        log.info(`${target.displayName}: layer ${layer.source.digest.slice(0, 19)} ${outcome}`);
-        return { mediaType: layer.mediaType, digest: layer.source.digest, size: layer.source.size };
-      }),
+  const [, ...layerDescriptors] = await allOrNone([
+    (signal) => target.pushBlob(config, { signal }),
+    ...request.layers.map(
+      (layer, at) => (signal: AbortSignal) =>
+        limit(async (): Promise<Descriptor> => {
+          const outcome = await target.pushBlob(source(at), { mountFrom: layer.arg.mountFrom, signal });
+          count(outcome);
+          log.info(`${target.displayName}: layer ${layer.source.digest.slice(0, 19)} ${outcome}`);
+          return { mediaType: layer.mediaType, digest: layer.source.digest, size: layer.source.size };
+        }),
     ),
-  );
+  ]);
   const manifestBytes = canonicalJson(
     packageManifest(
       { mediaType: MediaType.ImageManifest, digest: config.digest, size: config.size },
