@@ -7,8 +7,8 @@ import { type RunningRegistry, startRegistry, type TempDir, tempDir } from "@pkg
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultMetadata } from "../metadata/model.js";
 import { parsePlatformKey } from "../platform/key.js";
-import { readLocalLayer } from "./layer-args.js";
-import { pushPackage } from "./push.js";
+import { type LocalLayer, readLocalLayer } from "./layer-args.js";
+import { type PushRequest, pushPackage } from "./push.js";
 
 const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
 
@@ -22,6 +22,18 @@ afterAll(async () => {
 });
 
 const pushOptions = { plainHttp: true, credential: null, env: {} } as const;
+
+/** A push of `layer` alone to `target`, tag 1.0.0, default metadata. */
+const requestOf = (target: Target, layer: LocalLayer): PushRequest => ({
+  target,
+  tag: "1.0.0",
+  platform: parsePlatformKey("linux/amd64"),
+  layers: [layer],
+  metadata: defaultMetadata(),
+  cascade: false,
+  annotations: {},
+  log: silentLogger,
+});
 
 describe("pushPackage", () => {
   it("uploads the config beside the layers; the first failure stops the others, and the push fails once they have settled", async () => {
@@ -52,16 +64,7 @@ describe("pushPackage", () => {
         return typeof value === "function" ? value.bind(inner) : value;
       },
     }) as Target;
-    const pushed = pushPackage({
-      target,
-      tag: "1.0.0",
-      platform: parsePlatformKey("linux/amd64"),
-      layers: [layer],
-      metadata: defaultMetadata(),
-      cascade: false,
-      annotations: {},
-      log: silentLogger,
-    });
+    const pushed = pushPackage(requestOf(target, layer));
     await expect(pushed).rejects.toThrow("config refused");
     expect(events).toEqual(["layer started", "config refused", "layer stopped", "layer settled"]);
     expect(await real.listTags()).toEqual([]);
@@ -72,16 +75,7 @@ describe("pushPackage", () => {
     await writeFile(path, Buffer.concat([ZSTD_MAGIC, randomBytes(4096)]));
     const layer = await readLocalLayer({ path });
     const target = openRegistry(`${registry.host}/acme/whole`, pushOptions);
-    const report = await pushPackage({
-      target,
-      tag: "1.0.0",
-      platform: parsePlatformKey("linux/amd64"),
-      layers: [layer],
-      metadata: defaultMetadata(),
-      cascade: false,
-      annotations: {},
-      log: silentLogger,
-    });
+    const report = await pushPackage(requestOf(target, layer));
     expect(report.layers).toEqual({ mounted: 0, uploaded: 1, verified: 0 });
     expect(await target.blobSize(layer.source.digest)).toBe(layer.source.size);
     expect(await target.listTags()).toEqual(["1.0.0"]);
