@@ -4,7 +4,7 @@ import { buildSiteModel } from "../../src/site/model/site-model.js";
 import type { CatalogTab } from "../../src/site/model/types.js";
 import type { SiteChrome } from "../../src/site/render/chrome.js";
 import { catalogDocument, notFoundDocument, packageDocument } from "../../src/site/render/documents.js";
-import { catalogConfig, digest, loadedIndex, loadedPackage } from "../support/model-fixtures.js";
+import { catalogConfig, digest, imageIndex, loadedIndex, loadedPackage } from "../support/model-fixtures.js";
 
 const chrome: SiteChrome = {
   title: "T",
@@ -57,6 +57,29 @@ describe("package pages", () => {
     const html = page("a/gone");
     expect(html).toContain('<div class="banner banner-yanked" role="note"><strong>Yanked.</strong>');
     expect(html).toContain('<span class="status status-yanked" title="bad build">yanked</span>');
+  });
+
+  it("marks the platform matrix with character references, so that a page of ASCII data is one byte a character", () => {
+    // V8 keeps a string whose characters all fit in a byte at a byte each; one "✓" as text made a
+    // whole page two bytes a character, and the page workers flattened and encoded twice the bytes
+    const images = new Map([
+      [
+        digest(5),
+        imageIndex([
+          { os: "linux", arch: "amd64" },
+          { os: "darwin", arch: "arm64" },
+        ]),
+      ],
+    ]);
+    const pkg = loadedPackage("x", "a/b", { tags: { latest: { content: digest(5), observed } }, images });
+    const [view] =
+      buildSiteModel(catalogConfig([{ root: true }]), [loadedIndex("x", 0, [pkg])], () => {}).indexes[0]
+        ?.packages ?? [];
+    if (!view) throw new Error("a/b");
+    const html = packageDocument(chrome, view, "<p>readme</p>", undefined);
+    expect(html).toContain('<td class="yes"><span class="mark" aria-hidden="true">&#x2713;</span>');
+    expect(html).toContain('<td class="no"><span class="mark" aria-hidden="true">&#x2013;</span>');
+    expect([...html].filter((c) => c.charCodeAt(0) > 0xff)).toEqual([]);
   });
 
   it("has no README section and no logo when the package has neither", () => {

@@ -131,6 +131,12 @@ function Facts({ pkg }: { pkg: PackageView }) {
   );
 }
 
+/** The matrix's marks as character references: a page whose every character fits in one byte is kept
+ *  by V8 as a one-byte string, which a worker flattens and writes out at half the cost of a two-byte
+ *  one (a single "✓" as text made all 30 KB of a page two-byte). */
+const yesMark = { __html: "&#x2713;" };
+const noMark = { __html: "&#x2013;" };
+
 function Platforms({ pkg }: { pkg: PackageView }) {
   const { arches, rows } = pkg.matrix;
   return (
@@ -162,9 +168,11 @@ function Platforms({ pkg }: { pkg: PackageView }) {
                   {row.arches.map((has, i) => (
                     <td key={arches[i]} class={has ? "yes" : "no"}>
                       {/* a mark to see, a word to hear: never colour alone */}
-                      <span class="mark" aria-hidden="true">
-                        {has ? "✓" : "–"}
-                      </span>
+                      <span
+                        class="mark"
+                        aria-hidden="true"
+                        dangerouslySetInnerHTML={has ? yesMark : noMark}
+                      />
                       <span class="visually-hidden">{has ? "yes" : "no"}</span>
                     </td>
                   ))}
