@@ -59,6 +59,8 @@ export interface CatalogBenchResult {
     peakRssBytes: number;
     /** The same build with its output on a tmpfs, where there is one. */
     inMemory: { seconds: number; cpuSeconds: number } | undefined;
+    /** The built site copied by `cp -a` beside itself: what the disk charges for its tree alone. */
+    copy: { seconds: number; systemSeconds: number };
   };
   /** The same build again onto its output after one package changed, `rounds` times (another
    *  package each time): the median, and each round's wall seconds. */
@@ -222,6 +224,19 @@ async function inMemoryBuild(config: string): Promise<{ seconds: number; cpuSeco
   }
 }
 
+/**
+ * The built site copied by `cp -a` beside itself, on the same filesystem: the cost of creating its
+ * directories, files and hard links there with no build at all. Measured last, so that the removal of
+ * the copy (with the rest of the scratch directory) cannot slow a measured build: ext4 without a
+ * journal searches past inodes freed in the last minutes.
+ */
+async function copyOfSite(site: string, into: string): Promise<{ seconds: number; systemSeconds: number }> {
+  const timeFile = `${into}.time`;
+  const { seconds } = await timedRun(gnuTime, ["-f", "%S", "-o", timeFile, "cp", "-a", site, into]);
+  const systemSeconds = Number((await readFile(timeFile, "utf8")).trim());
+  return { seconds, systemSeconds };
+}
+
 /** The 10,000-package project under `.bench/catalog-10k` (index generated once, kept). */
 async function syntheticProject(benchDir: string): Promise<string> {
   const dir = join(benchDir, "catalog-10k");
@@ -346,6 +361,7 @@ export async function runCatalogBench(options: { benchDir?: string } = {}): Prom
     const view = await measureCatalogView(syntheticSite);
     const dev = await measureDev(join(scratch.path, "project"), join(scratch.path, "tmp"), 3);
     const fixture = await measureFixture(scratch.path);
+    const copy = await copyOfSite(syntheticSite, join(scratch.path, "synthetic-site-copy"));
     const catalogView = fixture.pages.find((p) => p.kind === "catalog view");
     const secondsOk = synthetic.seconds < catalogGoals.seconds;
     const rssOk = synthetic.peakRssBytes < catalogGoals.peakRssBytes;
@@ -360,7 +376,7 @@ export async function runCatalogBench(options: { benchDir?: string } = {}): Prom
     return {
       view,
       viewOk,
-      synthetic,
+      synthetic: { ...synthetic, copy },
       rebuild,
       dev,
       fixture,
@@ -395,6 +411,7 @@ export function formatCatalogBench(result: CatalogBenchResult): string {
         ? "no tmpfs to measure the build without the disk"
         : `the same build onto a tmpfs (the disk taken out): wall ${synthetic.inMemory.seconds.toFixed(2)} s, CPU ${synthetic.inMemory.cpuSeconds.toFixed(2)} s`
     }`,
+    `  the built site copied by cp -a beside itself on the same disk, no build: wall ${synthetic.copy.seconds.toFixed(2)} s, of which kernel ${synthetic.copy.systemSeconds.toFixed(2)} s (what this filesystem charges for the site's tree alone)`,
     `  peak RSS ${mib(synthetic.peakRssBytes)} (GNU time %M; goal < ${mib(catalogGoals.peakRssBytes)}; reference ${gib(catalogReference.peakRssBytes)}) ${met(result.rssOk)}`,
     `  rebuild onto its output after one package changed (${rebuild.rounds.length} rounds, another package each; the full builds' writeback flushed first): median ${rebuild.seconds.toFixed(2)} s of ${rebuild.rounds.map((s) => s.toFixed(2)).join(", ")} s (CPU median ${rebuild.cpuSeconds.toFixed(2)} s), peak RSS ${mib(rebuild.peakRssBytes)}, each read ${rebuild.packagesRead} package and rendered ${rebuild.pagesRendered} page (goal < ${catalogGoals.rebuildSeconds} s) ${met(result.rebuildOk)}`,
     devLine,
