@@ -1,9 +1,7 @@
 import { writeFile } from "node:fs/promises";
-import type { Logger } from "@pkg/common";
-import { writeAtomically } from "@pkg/common";
+import { type Logger, writeAtomically } from "@pkg/common";
 import type { HttpClient } from "@pkg/net";
 import type { Target } from "@pkg/oci";
-// the atomic writer alone: the bundle module would load the native compressors a push never uses
 import type { RunnableSpec } from "../../plan/plan-run.js";
 import { readIndexPlatforms } from "../../plan/published.js";
 import { compareVersionTexts } from "../../plan/version-order.js";

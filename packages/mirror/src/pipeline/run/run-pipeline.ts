@@ -1,7 +1,6 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import type { Logger } from "@pkg/common";
-import { writeAtomically } from "@pkg/common";
+import { type Logger, writeAtomically } from "@pkg/common";
 import type { HttpClient } from "@pkg/net";
 import type { Target } from "@pkg/oci";
 import { detectHostPlatform } from "@pkg/package";
